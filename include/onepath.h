@@ -1,0 +1,203 @@
+/*
+** onepath.h -- public interface of libonepath, the OnePath reference implementation.
+**
+** Every name has the prefix op_ (types op_*, constants OP_*). Objects are opaque
+** handles created and freed through this interface; every function that can fail
+** returns an op_status and, when given a non-NULL op_error, fills it with the
+** error kind, the field it concerns and the offending value (spec/conformance.md,
+** CONF-0xx; each section lists the errors its operations raise).
+**
+** The language-neutral names of the spec (NavTile.Create, TiledNavMesh.AddTile, ...)
+** are given beside each C function.
+*/
+#ifndef ONEPATH_H
+#define ONEPATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OP_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ errors */
+
+/* Error kinds (spec/conformance.md). The seeds' exception names map as:
+** ArgumentException -> OP_E_ARGUMENT, ArgumentOutOfRangeException -> OP_E_RANGE,
+** FormatException / InvalidDataException -> OP_E_FORMAT, a spec'd limit exceeded ->
+** OP_E_LIMIT, allocation failure -> OP_E_NOMEM. */
+typedef enum op_status {
+  OP_OK = 0,
+  OP_E_ARGUMENT = 1,
+  OP_E_RANGE = 2,
+  OP_E_FORMAT = 3,
+  OP_E_LIMIT = 4,
+  OP_E_NOMEM = 5
+} op_status;
+
+typedef struct op_error {
+  op_status kind;
+  char field[96];    /* spec'd name of the offending field, e.g. "polys[3].verts[1]" */
+  char value[64];    /* the offending value as text (numbers: shortest round-trip form) */
+  char message[256]; /* a sentence for people: names the field and the value */
+} op_error;
+
+/* Stable lower-case name of a kind: "ok", "argument", "out_of_range", "format",
+** "limit", "out_of_memory". */
+const char *op_status_name(op_status s);
+
+/* Bytes owned by the caller after a successful call; release with op_bytes_free. */
+typedef struct op_bytes {
+  uint8_t *data;
+  size_t len;
+} op_bytes;
+void op_bytes_free(op_bytes *b);
+
+/* -------------------------------------------------------------- math (math.md) */
+
+/* Deterministic sine and cosine of an angle in radians (MATH section "SinCos").
+** Bit-identical on every conforming port. Non-finite or |a| > 2^21 -> OP_E_RANGE. */
+op_status op_sincos(double a, double *s, double *c, op_error *err);
+
+/* Exact orientation of (a, b, c) on an integer grid: the sign (-1, 0, +1) of
+** (b-a) x (c-a). Coordinates up to |2^62|; exact for every input. */
+int op_orient2d_i64(const int64_t a[2], const int64_t b[2], const int64_t c[2]);
+
+/* Exact orientation of float32 points (filter then exact fallback). */
+int op_orient2d_f32(const float a[2], const float b[2], const float c[2]);
+
+/* The spec'd PRNG (MATH section "PRNG"). State is a plain value type. */
+typedef struct op_prng {
+  uint64_t s[4];
+} op_prng;
+void op_prng_seed(op_prng *r, uint64_t seed);
+uint64_t op_prng_next_u64(op_prng *r);
+/* Uniform integer in [0, n), n >= 1, by the spec'd rejection rule. */
+uint64_t op_prng_below(op_prng *r, uint64_t n);
+/* Uniform double in [0, 1) with 53 random bits. */
+double op_prng_unit(op_prng *r);
+
+/* -------------------------------------------------- tiles (navmesh-format.md) */
+
+#define OP_MAX_VERTS_PER_POLY 12 /* the format's upper bound on MaxVertsPerPoly */
+
+/* Neighbour codes of a polygon edge (FMT section "Polygons"). */
+#define OP_NEI_WALL 0u
+#define OP_NEI_PORTAL 0x8000u /* | side: 0 = -x, 1 = +z, 2 = +x, 3 = -z */
+
+/* The tiling a tile belongs to; equal in every tile of one mesh. */
+typedef struct op_tiling {
+  double origin[3];     /* world position of tile (0,0)'s minimum corner */
+  double cell_size;     /* world units per cell on x and z */
+  double cell_height;   /* world units per cell on y */
+  uint32_t tile_cells;  /* cells per tile side, 1..8192 */
+  uint32_t max_verts_per_poly; /* 3..OP_MAX_VERTS_PER_POLY */
+} op_tiling;
+
+typedef struct op_poly_desc {
+  uint8_t nverts;
+  uint8_t area;
+  uint16_t flags;
+  uint16_t verts[OP_MAX_VERTS_PER_POLY]; /* indices into the tile's vertices */
+  uint16_t neis[OP_MAX_VERTS_PER_POLY];  /* edge i runs verts[i] -> verts[i+1 mod n] */
+} op_poly_desc;
+
+typedef struct op_detail_desc {
+  uint32_t vert_base; /* first detail vertex of this polygon */
+  uint32_t tri_base;  /* first detail triangle of this polygon */
+  uint8_t vert_count; /* extra detail vertices (beyond the polygon's own) */
+  uint8_t tri_count;
+} op_detail_desc;
+
+typedef struct op_offmesh_desc {
+  float start[3];  /* tile-local */
+  float end[3];    /* tile-local (may lie outside the tile) */
+  float radius;
+  uint16_t flags;
+  uint8_t area;
+  uint8_t bidirectional;
+  uint32_t user_id;
+} op_offmesh_desc;
+
+/* Everything NavTile.Create takes. Arrays are borrowed for the call only. */
+typedef struct op_tile_desc {
+  int32_t x, z, layer;
+  op_tiling tiling;
+  double origin_y;           /* world y of tile-local y = 0 */
+  uint32_t nverts;
+  const float *verts;        /* 3 * nverts tile-local float32 (x, y, z) */
+  uint32_t npolys;
+  const op_poly_desc *polys;
+  uint32_t ndetail;          /* 0 (no detail) or npolys */
+  const op_detail_desc *detail;
+  uint32_t ndetail_verts;
+  const float *detail_verts; /* 3 * ndetail_verts */
+  uint32_t ndetail_tris;
+  const uint8_t *detail_tris; /* 4 * ndetail_tris: three indices and edge flags */
+  uint32_t noffmesh;
+  const op_offmesh_desc *offmesh;
+} op_tile_desc;
+
+typedef struct op_tile op_tile; /* an immutable, validated tile */
+
+/* NavTile.Create: validate and build a tile; computes its content id. */
+op_status op_tile_create(const op_tile_desc *d, op_tile **out, op_error *err);
+/* NavTile.Deserialize: parse canonical bytes; same validation as create. */
+op_status op_tile_load(const uint8_t *data, size_t len, op_tile **out, op_error *err);
+/* NavTile.Serialize: canonical little-endian bytes. */
+op_status op_tile_save(const op_tile *t, op_bytes *out, op_error *err);
+uint64_t op_tile_content_id(const op_tile *t);
+/* A read-only view of the tile's fields (pointers live as long as the tile). */
+void op_tile_view(const op_tile *t, op_tile_desc *view);
+void op_tile_free(op_tile *t);
+
+/* ------------------------------------------ tiled mesh (navmesh-format.md) */
+
+typedef uint64_t op_ref; /* 0 is the null reference */
+
+typedef struct op_mesh_params {
+  op_tiling tiling;
+  double walkable_climb; /* world units; vertical tolerance when stitching */
+  uint32_t max_tiles;    /* number of slots, 1..2^22 */
+} op_mesh_params;
+
+typedef struct op_mesh op_mesh;
+
+op_status op_mesh_create(const op_mesh_params *p, op_mesh **out, op_error *err);
+void op_mesh_free(op_mesh *m);
+/* TiledNavMesh.AddTile: copies the tile into a free slot and stitches it.
+** *tile_ref receives the reference of the tile (its polygon 0's base). */
+op_status op_mesh_add_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_error *err);
+/* TiledNavMesh.RemoveTile by tile coordinates. */
+op_status op_mesh_remove_tile(op_mesh *m, int32_t x, int32_t z, int32_t layer, op_error *err);
+/* TiledNavMesh.ReplaceTile: the tile at t's coordinates is replaced in its slot
+** (new generation). */
+op_status op_mesh_replace_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_error *err);
+/* Run-time polygon edits. */
+op_status op_mesh_set_poly_flags(op_mesh *m, op_ref poly, uint16_t flags, op_error *err);
+op_status op_mesh_set_poly_area(op_mesh *m, op_ref poly, uint8_t area, op_error *err);
+op_status op_mesh_get_poly(const op_mesh *m, op_ref poly, uint16_t *flags, uint8_t *area,
+                           op_error *err);
+/* Reference of polygon `poly` of the tile at (x, z, layer); OP_E_ARGUMENT if absent. */
+op_status op_mesh_poly_ref(const op_mesh *m, int32_t x, int32_t z, int32_t layer,
+                           uint32_t poly, op_ref *out, op_error *err);
+/* Canonical serialization of the whole mesh (tiles, slots, links, edits) and its hash. */
+op_status op_mesh_save(const op_mesh *m, op_bytes *out, op_error *err);
+
+/* ------------------------------------------ snapshots (navmesh-snapshot.md) */
+
+op_status op_mesh_snapshot_save(const op_mesh *m, op_bytes *out, op_error *err);
+/* Restores m from snapshot bytes; on any error m is unchanged. */
+op_status op_mesh_snapshot_load(op_mesh *m, const uint8_t *data, size_t len, op_error *err);
+
+/* ------------------------------------------------------------- hashing */
+
+/* XXH3-64 with seed 0 of a byte string: the hash of every checkpoint and content id. */
+uint64_t op_hash64(const void *data, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ONEPATH_H */

@@ -1,0 +1,54 @@
+/*
+** dispatch.h -- executes protocol requests against libonepath (docs/porting.md).
+**
+** One request is {"id": N, "op": "name", "args": {...}}; the answer is
+** {"id": N, "ok": {...}} or {"id": N, "error": {"kind": K, "field": F, "value": V,
+** "message": M}}. The in-process conformance run and the protocol server
+** (onepath-port) both call opd_execute, so they differ only in transport.
+**
+** A session owns every object a request created; requests name them by handle
+** (a positive integer, allocated 1, 2, 3, ... per session, never reused).
+*/
+#ifndef OPD_DISPATCH_H
+#define OPD_DISPATCH_H
+
+#include "opj.h"
+#include "onepath.h"
+
+typedef struct opd_session opd_session;
+
+opd_session *opd_session_new(void);
+void opd_session_free(opd_session *s);
+
+/* Executes one request line (JSON text) and appends the one-line answer to out. */
+void opd_execute(opd_session *s, const char *line, size_t len, opj_w *out);
+
+/* --- for the op modules (port/ops_*.c) --- */
+
+typedef enum opd_kind { OPD_TILE = 1, OPD_MESH, OPD_PRNG } opd_kind;
+
+/* Handle table: store an object (taking ownership) and get its handle; look one up. */
+int64_t opd_put(opd_session *s, opd_kind kind, void *obj);
+void *opd_lookup(opd_session *s, opd_kind kind, int64_t handle);
+/* Frees the object and retires the handle; returns 0, or -1 if no such handle. */
+int opd_drop(opd_session *s, opd_kind kind, int64_t handle);
+
+/* An op handler reads args and writes the members of the "ok" object into res (the
+** object braces are written by the caller). It returns OP_OK, or an error with err
+** filled. Argument decoding errors are OP_E_ARGUMENT naming the argument. */
+typedef op_status (*opd_handler)(opd_session *s, const opj *args, opj_w *res, op_error *err);
+
+typedef struct opd_op {
+  const char *name; /* e.g. "tile.create" */
+  opd_handler fn;
+} opd_op;
+
+/* Each module exports a table ending with {NULL, NULL}. */
+extern const opd_op opd_ops_math[];
+extern const opd_op opd_ops_format[];
+extern const opd_op opd_ops_session[]; /* "hello", "artifact", "drop" ... */
+
+/* Helper for handlers: set err to an argument error naming `field`. */
+op_status opd_arg_error(op_error *err, const char *field, const char *why);
+
+#endif
