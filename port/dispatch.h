@@ -44,8 +44,9 @@ typedef struct opd_op {
 } opd_op;
 
 /* Each module exports a table ending with {NULL, NULL}. */
-extern const opd_op opd_ops_math[];
-extern const opd_op opd_ops_format[];
+extern const opd_op opd_ops_math[];    /* math.*, prng.* (port/ops_math.c) */
+extern const opd_op opd_ops_format[];  /* tile.* (port/ops_tile.c) */
+extern const opd_op opd_ops_mesh[];    /* mesh.* (port/ops_mesh.c) */
 extern const opd_op opd_ops_session[]; /* "hello", "artifact", "drop" ... */
 
 /* Helper for handlers: set err to an argument error naming `field`. */
