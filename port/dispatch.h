@@ -28,6 +28,8 @@ void opd_execute(opd_session *s, const char *line, size_t len, opj_w *out);
 typedef enum opd_kind { OPD_TILE = 1, OPD_MESH, OPD_PRNG } opd_kind;
 
 /* Handle table: store an object (taking ownership) and get its handle; look one up. */
+/* (opd_put always takes ownership: when no handle can be allocated -- memory, or the
+** CONF-043 limit -- it frees the object and returns -1.) */
 int64_t opd_put(opd_session *s, opd_kind kind, void *obj);
 void *opd_lookup(opd_session *s, opd_kind kind, int64_t handle);
 /* Frees the object and retires the handle; returns 0, or -1 if no such handle. */
@@ -48,6 +50,11 @@ extern const opd_op opd_ops_math[];    /* math.*, prng.* (port/ops_math.c) */
 extern const opd_op opd_ops_format[];  /* tile.* (port/ops_tile.c) */
 extern const opd_op opd_ops_mesh[];    /* mesh.* (port/ops_mesh.c) */
 extern const opd_op opd_ops_session[]; /* "hello", "artifact", "drop" ... */
+
+/* Kind-agnostic drop (session op "drop"); 0, or -1 if no such live handle. */
+int opd_drop_any(opd_session *s, int64_t handle);
+/* The op of that name in the tables (session, math, format, mesh: first wins), or NULL. */
+const opd_op *opd_find_op(const char *name);
 
 /* Helper for handlers: set err to an argument error naming `field`. */
 op_status opd_arg_error(op_error *err, const char *field, const char *why);

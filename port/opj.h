@@ -33,8 +33,17 @@ struct opj {
 
 typedef struct opj_doc opj_doc;
 
+/* Reader limits (CONF-023). */
+#define OPJ_MAX_DEPTH 64
+#define OPJ_MAX_TEXT (64 * 1024 * 1024)
+
 /* Parse len bytes of JSON. Returns NULL on error with a message in err (may be NULL). */
 opj_doc *opj_parse(const char *text, size_t len, char *err, size_t errlen);
+/* Same, also giving the byte offset of the error and whether a limit (depth, size,
+** memory) was hit rather than a syntax error. Number nodes keep their source text in
+** str/len. (Added by the protocol engineer; additive.) */
+opj_doc *opj_parse_ex(const char *text, size_t len, char *err, size_t errlen, size_t *err_off,
+                      int *is_limit);
 const opj *opj_root(const opj_doc *d);
 void opj_free(opj_doc *d);
 
@@ -70,5 +79,12 @@ void opj_w_str(opj_w *w, const char *s);
 void opj_w_strn(opj_w *w, const char *s, size_t n);
 void opj_w_u64hex(opj_w *w, uint64_t v);
 void opj_w_hexbytes(opj_w *w, const uint8_t *p, size_t n);
+/* Writes a parsed value (numbers keep their source text). */
+void opj_w_value(opj_w *w, const opj *v);
+/* Appends n bytes of already-formed JSON text as they are (no separator). */
+void opj_w_raw(opj_w *w, const char *s, size_t n);
+/* Shortest round-trip text of a double (CONF-030) into buf (>= 32 bytes); returns its
+** length. "NaN", "Infinity", "-Infinity" for the non-finite values. */
+size_t opj_format_double(char *buf, size_t size, double v);
 
 #endif

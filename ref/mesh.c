@@ -1,0 +1,668 @@
+/*
+** mesh.c -- the TiledNavMesh (spec/navmesh-mesh.md, clauses MESH-xxx): parameters,
+** slots and generations, polygon references, stitching, run-time polygon edits and
+** the canonical whole-mesh serialization.
+**
+** Tiles are used only through the public tile API (op_tile_view, op_tile_save,
+** op_tile_load). Every operation either completes or leaves the mesh unchanged (MESH-001).
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh_internal.h"
+
+/* ------------------------------------------------------------ byte writer */
+
+int opm_buf_reserve(opm_buf *b, size_t extra) {
+  if (b->oom) return -1;
+  if (b->cap - b->len >= extra) return 0;
+  size_t cap = b->cap ? b->cap : 256;
+  while (cap - b->len < extra) {
+    if (cap > SIZE_MAX / 2) { b->oom = 1; return -1; }
+    cap *= 2;
+  }
+  uint8_t *p = realloc(b->p, cap);
+  if (!p) { b->oom = 1; return -1; }
+  b->p = p;
+  b->cap = cap;
+  return 0;
+}
+
+void opm_put(opm_buf *b, const void *src, size_t n) {
+  if (n == 0 || opm_buf_reserve(b, n)) return;
+  memcpy(b->p + b->len, src, n);
+  b->len += n;
+}
+
+void opm_put_u8(opm_buf *b, uint8_t v) { opm_put(b, &v, 1); }
+void opm_put_u16(opm_buf *b, uint16_t v) {
+  uint8_t q[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
+  opm_put(b, q, 2);
+}
+void opm_put_u32(opm_buf *b, uint32_t v) {
+  uint8_t q[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+  opm_put(b, q, 4);
+}
+void opm_put_u64(opm_buf *b, uint64_t v) {
+  opm_put_u32(b, (uint32_t)v);
+  opm_put_u32(b, (uint32_t)(v >> 32));
+}
+void opm_put_f32(opm_buf *b, float v) {
+  uint32_t u;
+  memcpy(&u, &v, sizeof u);
+  opm_put_u32(b, u);
+}
+void opm_put_f64(opm_buf *b, double v) {
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  opm_put_u64(b, u);
+}
+
+/* MESH-040: the parameter block (shared by mesh and snapshot layouts). */
+void opm_put_params(opm_buf *b, const op_mesh_params *p) {
+  for (int i = 0; i < 3; i++) opm_put_f64(b, p->tiling.origin[i]);
+  opm_put_f64(b, p->tiling.cell_size);
+  opm_put_f64(b, p->tiling.cell_height);
+  opm_put_u32(b, p->tiling.tile_cells);
+  opm_put_u32(b, p->tiling.max_verts_per_poly);
+  opm_put_f64(b, p->walkable_climb);
+  opm_put_u32(b, p->max_tiles);
+}
+
+/* ------------------------------------------------------------ parameters */
+
+static op_status check_coord(double v, const char *field, op_error *err) {
+  if (!isfinite(v) || fabs(v) > 2097152.0) /* MESH-002: |v| <= 2^21 */
+    return op_fail_d(err, OP_E_RANGE, field, v, "must be finite and within +-2^21");
+  return OP_OK;
+}
+
+op_status opm_check_params(const op_mesh_params *p, op_error *err) {
+  static const char *const onames[3] = {"tiling.origin[0]", "tiling.origin[1]",
+                                        "tiling.origin[2]"};
+  op_status st;
+  if (!p) return op_fail(err, OP_E_ARGUMENT, "params", "NULL", "parameters are required");
+  for (int i = 0; i < 3; i++) /* MESH-002 */
+    if ((st = check_coord(p->tiling.origin[i], onames[i], err))) return st;
+  const double smin = 1.0 / 65536.0, smax = 65536.0; /* MESH-002: the format's ranges */
+  if (!isfinite(p->tiling.cell_size) || p->tiling.cell_size < smin || p->tiling.cell_size > smax)
+    return op_fail_d(err, OP_E_RANGE, "tiling.cell_size", p->tiling.cell_size,
+                     "must be finite and within [2^-16, 2^16]");
+  if (!isfinite(p->tiling.cell_height) || p->tiling.cell_height < smin ||
+      p->tiling.cell_height > smax) /* MESH-002 */
+    return op_fail_d(err, OP_E_RANGE, "tiling.cell_height", p->tiling.cell_height,
+                     "must be finite and within [2^-16, 2^16]");
+  if (p->tiling.tile_cells < 1 || p->tiling.tile_cells > 8192) /* MESH-002 */
+    return op_fail_i(err, OP_E_RANGE, "tiling.tile_cells", p->tiling.tile_cells,
+                     "must be in 1..8192");
+  if (p->tiling.max_verts_per_poly < 3 || p->tiling.max_verts_per_poly > OP_MAX_VERTS_PER_POLY)
+    return op_fail_i(err, OP_E_RANGE, "tiling.max_verts_per_poly", /* MESH-002 */
+                     p->tiling.max_verts_per_poly, "must be in 3..12");
+  if (!isfinite(p->walkable_climb) || p->walkable_climb < 0) /* MESH-003 */
+    return op_fail_d(err, OP_E_RANGE, "walkable_climb", p->walkable_climb,
+                     "must be finite and >= 0");
+  if (p->max_tiles < 1 || p->max_tiles > OPM_MAX_SLOTS) /* MESH-004 */
+    return op_fail_i(err, OP_E_RANGE, "max_tiles", p->max_tiles, "must be in 1..2^22");
+  return OP_OK;
+}
+
+static int same_f64(double a, double b) { /* MESH-005: equal bit patterns */
+  uint64_t ua, ub;
+  memcpy(&ua, &a, sizeof ua);
+  memcpy(&ub, &b, sizeof ub);
+  return ua == ub;
+}
+
+op_status opm_check_tiling(const op_tiling *want, const op_tiling *got, const char *prefix,
+                           op_status kind, op_error *err) {
+  static const char *const names[5] = {"origin[0]", "origin[1]", "origin[2]", "cell_size",
+                                       "cell_height"};
+  const double wv[5] = {want->origin[0], want->origin[1], want->origin[2], want->cell_size,
+                        want->cell_height};
+  const double gv[5] = {got->origin[0], got->origin[1], got->origin[2], got->cell_size,
+                        got->cell_height};
+  char field[96];
+  for (int i = 0; i < 5; i++) { /* MESH-005, in this field order */
+    if (!same_f64(wv[i], gv[i])) {
+      snprintf(field, sizeof field, "%s%s", prefix, names[i]);
+      return op_fail_d(err, kind, field, gv[i], "differs from the mesh's tiling");
+    }
+  }
+  if (want->tile_cells != got->tile_cells) {
+    snprintf(field, sizeof field, "%stile_cells", prefix);
+    return op_fail_i(err, kind, field, got->tile_cells, "differs from the mesh's tiling");
+  }
+  if (want->max_verts_per_poly != got->max_verts_per_poly) {
+    snprintf(field, sizeof field, "%smax_verts_per_poly", prefix);
+    return op_fail_i(err, kind, field, got->max_verts_per_poly,
+                     "differs from the mesh's tiling");
+  }
+  return OP_OK;
+}
+
+/* ------------------------------------------------------------ state */
+
+void opm_init(op_mesh *m, const op_mesh_params *p) {
+  memset(m, 0, sizeof *m);
+  m->params = *p;
+}
+
+static void slot_free_contents(opm_slot *s) {
+  op_tile_free(s->tile);
+  free(s->flags);
+  free(s->area);
+  free(s->links);
+  s->tile = NULL;
+  s->flags = NULL;
+  s->area = NULL;
+  s->links = NULL;
+  s->nlinks = 0;
+  memset(&s->view, 0, sizeof s->view);
+}
+
+void opm_clear(op_mesh *m) {
+  for (uint32_t i = 0; i < m->nslots; i++) slot_free_contents(&m->slots[i]);
+  free(m->slots);
+  m->slots = NULL;
+  m->nslots = m->capslots = 0;
+}
+
+int opm_reserve(op_mesh *m, uint32_t n) {
+  if (n <= m->nslots) return 0;
+  if (n > m->capslots) {
+    uint32_t cap = m->capslots ? m->capslots : 8;
+    while (cap < n) cap = cap > UINT32_MAX / 2 ? n : cap * 2;
+    opm_slot *s = realloc(m->slots, (size_t)cap * sizeof *s);
+    if (!s) return -1;
+    m->slots = s;
+    m->capslots = cap;
+  }
+  for (uint32_t i = m->nslots; i < n; i++) {
+    memset(&m->slots[i], 0, sizeof m->slots[i]);
+    m->slots[i].gen = 1; /* MESH-011 */
+  }
+  m->nslots = n;
+  return 0;
+}
+
+int opm_install(op_mesh *m, uint32_t s, uint32_t gen, op_tile *t) {
+  opm_slot *sl = &m->slots[s];
+  op_tile_desc v;
+  op_tile_view(t, &v);
+  size_t n = v.npolys ? v.npolys : 1;
+  uint16_t *fl = malloc(n * sizeof *fl);
+  uint8_t *ar = malloc(n);
+  if (!fl || !ar) {
+    free(fl);
+    free(ar);
+    return -1;
+  }
+  for (uint32_t i = 0; i < v.npolys; i++) { /* MESH-030: edits start from the tile's values */
+    fl[i] = v.polys[i].flags;
+    ar[i] = v.polys[i].area;
+  }
+  sl->tile = t;
+  sl->view = v;
+  sl->gen = gen;
+  sl->flags = fl;
+  sl->area = ar;
+  sl->links = NULL;
+  sl->nlinks = 0;
+  return 0;
+}
+
+int64_t opm_find(const op_mesh *m, int32_t x, int32_t z, int32_t layer) {
+  for (uint32_t i = 0; i < m->nslots; i++) {
+    const opm_slot *s = &m->slots[i];
+    if (s->tile && s->view.x == x && s->view.z == z && s->view.layer == layer) return i;
+  }
+  return -1;
+}
+
+static uint32_t next_gen(uint32_t g) { /* MESH-011 */
+  return g >= OPM_GEN_MAX ? 1u : g + 1u;
+}
+
+/* ------------------------------------------------------------ stitching */
+
+typedef struct link_vec {
+  opm_link *v;
+  uint32_t n, cap;
+  int oom;
+} link_vec;
+
+static void lv_push(link_vec *lv, const opm_link *l) {
+  if (lv->oom) return;
+  if (lv->n == lv->cap) {
+    uint32_t cap = lv->cap ? lv->cap * 2 : 16;
+    opm_link *p = realloc(lv->v, (size_t)cap * sizeof *p);
+    if (!p) { lv->oom = 1; return; }
+    lv->v = p;
+    lv->cap = cap;
+  }
+  lv->v[lv->n++] = *l;
+}
+
+/* MESH-023: world height of an edge (endpoints a, b as (along, y_world)) at along u. */
+static double edge_y(float pa, double ya, float pb, double yb, float u) {
+  if (u == pa) return ya;
+  if (u == pb) return yb;
+  double t = ((double)u - (double)pa) / ((double)pb - (double)pa);
+  return ya + (yb - ya) * t;
+}
+
+/* Slots of the tiles at column (x, z), ascending by layer (MESH-021, MESH-024). */
+static uint32_t column_tiles(const op_mesh *m, int64_t x, int64_t z, uint32_t *out) {
+  uint32_t n = 0;
+  if (x < INT32_MIN || x > INT32_MAX || z < INT32_MIN || z > INT32_MAX) return 0;
+  for (uint32_t i = 0; i < m->nslots; i++) {
+    const opm_slot *s = &m->slots[i];
+    if (!s->tile || s->view.x != x || s->view.z != z) continue;
+    uint32_t k = n++;
+    while (k > 0 && m->slots[out[k - 1]].view.layer > s->view.layer) {
+      out[k] = out[k - 1];
+      k--;
+    }
+    out[k] = i;
+  }
+  return n;
+}
+
+/* MESH-020..MESH-024: all links of slot s's polygons, in canonical order. Off-mesh link
+** slots of the tile take no part (MESH-025). */
+static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_link **out,
+                         uint32_t *nout) {
+  static const int dx[4] = {-1, 0, 1, 0}, dz[4] = {0, 1, 0, -1};
+  const opm_slot *sl = &m->slots[s];
+  const op_tile_desc *T = &sl->view;
+  link_vec lv = {NULL, 0, 0, 0};
+  uint32_t *col[4], ncol[4];
+  for (unsigned d = 0; d < 4; d++) { /* the four neighbouring columns, each by layer */
+    col[d] = scratch + (size_t)d * ((size_t)m->nslots + 1);
+    ncol[d] = column_tiles(m, (int64_t)T->x + dx[d], (int64_t)T->z + dz[d], col[d]);
+  }
+  for (uint32_t p = 0; p < T->npolys; p++) {
+    const op_poly_desc *P = &T->polys[p];
+    for (uint32_t i = 0; i < P->nverts; i++) {
+      uint16_t code = P->neis[i];
+      if (code == OP_NEI_WALL) continue;
+      if (!(code & OP_NEI_PORTAL)) { /* MESH-020: internal link */
+        opm_link l = {p, (uint8_t)i, OPM_INTERNAL, OPM_INTERNAL,
+                      opm_make_ref(sl->gen, s, (uint32_t)code - 1u), 0.0f, 0.0f};
+        lv_push(&lv, &l);
+        continue;
+      }
+      unsigned side = code & 3u, opp = (side + 2u) & 3u; /* MESH-021 */
+      int k = (side & 1u) ? 0 : 2; /* MESH-022: along x for sides 1, 3; along z for 0, 2 */
+      const float *va = &T->verts[3 * P->verts[i]];
+      const float *vb = &T->verts[3 * P->verts[(i + 1) % P->nverts]];
+      float a0 = vb[k] < va[k] ? vb[k] : va[k], a1 = vb[k] > va[k] ? vb[k] : va[k];
+      double ya = T->origin_y + (double)va[1], yb = T->origin_y + (double)vb[1];
+      for (uint32_t c = 0; c < ncol[side]; c++) {
+        const opm_slot *ns = &m->slots[col[side][c]];
+        const op_tile_desc *N = &ns->view;
+        for (uint32_t q = 0; q < N->npolys; q++) {
+          const op_poly_desc *Q = &N->polys[q];
+          for (uint32_t j = 0; j < Q->nverts; j++) {
+            if (Q->neis[j] != (OP_NEI_PORTAL | opp)) continue;
+            const float *wa = &N->verts[3 * Q->verts[j]];
+            const float *wb = &N->verts[3 * Q->verts[(j + 1) % Q->nverts]];
+            float b0 = wb[k] < wa[k] ? wb[k] : wa[k], b1 = wb[k] > wa[k] ? wb[k] : wa[k];
+            float lo = b0 > a0 ? b0 : a0, hi = b1 < a1 ? b1 : a1; /* MESH-022 */
+            if (!(lo < hi)) continue;
+            double za = N->origin_y + (double)wa[1], zb = N->origin_y + (double)wb[1];
+            double g0 = edge_y(va[k], ya, vb[k], yb, lo) - edge_y(wa[k], za, wb[k], zb, lo);
+            double g1 = edge_y(va[k], ya, vb[k], yb, hi) - edge_y(wa[k], za, wb[k], zb, hi);
+            if (!(fabs(g0) <= m->params.walkable_climb) ||
+                !(fabs(g1) <= m->params.walkable_climb)) /* MESH-023 */
+              continue;
+            opm_link l = {p, (uint8_t)i, (uint8_t)side, (uint8_t)j,
+                          opm_make_ref(ns->gen, col[side][c], q), lo, hi};
+            lv_push(&lv, &l);
+          }
+        }
+      }
+    }
+  }
+  if (lv.oom) {
+    free(lv.v);
+    return -1;
+  }
+  *out = lv.v;
+  *nout = lv.n;
+  return 0;
+}
+
+/* Recompute the links of the listed (occupied) slots all-or-nothing (MESH-024). */
+static int relink(op_mesh *m, const uint32_t *list, uint32_t n) {
+  uint32_t *scratch = malloc(4 * ((size_t)m->nslots + 1) * sizeof *scratch);
+  opm_link **nl = calloc((size_t)n + 1, sizeof *nl);
+  uint32_t *nc = calloc((size_t)n + 1, sizeof *nc);
+  int rc = (!scratch || !nl || !nc) ? -1 : 0;
+  for (uint32_t i = 0; rc == 0 && i < n; i++)
+    rc = compute_links(m, list[i], scratch, &nl[i], &nc[i]);
+  if (rc == 0) {
+    for (uint32_t i = 0; i < n; i++) {
+      opm_slot *s = &m->slots[list[i]];
+      free(s->links);
+      s->links = nl[i];
+      s->nlinks = nc[i];
+    }
+  } else if (nl) {
+    for (uint32_t i = 0; i < n; i++) free(nl[i]);
+  }
+  free(scratch);
+  free(nl);
+  free(nc);
+  return rc;
+}
+
+int opm_relink_all(op_mesh *m) {
+  uint32_t *list = malloc(((size_t)m->nslots + 1) * sizeof *list);
+  if (!list) return -1;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < m->nslots; i++)
+    if (m->slots[i].tile) list[n++] = i;
+  int rc = relink(m, list, n);
+  free(list);
+  return rc;
+}
+
+/* The occupied slots whose links depend on column (x, z): the tiles of the four
+** neighbouring columns, plus `self` when it is not UINT32_MAX (MESH-024). */
+static int affected(const op_mesh *m, int32_t x, int32_t z, uint32_t self, uint32_t **out,
+                    uint32_t *n) {
+  uint32_t *list = malloc(((size_t)m->nslots + 1) * sizeof *list);
+  if (!list) return -1;
+  uint32_t k = 0;
+  if (self != UINT32_MAX) list[k++] = self;
+  for (uint32_t i = 0; i < m->nslots; i++) {
+    const opm_slot *s = &m->slots[i];
+    if (!s->tile || i == self) continue;
+    int64_t ddx = (int64_t)s->view.x - x, ddz = (int64_t)s->view.z - z;
+    if ((ddx == 0 && (ddz == 1 || ddz == -1)) || (ddz == 0 && (ddx == 1 || ddx == -1)))
+      list[k++] = i;
+  }
+  *out = list;
+  *n = k;
+  return 0;
+}
+
+/* ------------------------------------------------------------ public API */
+
+op_status op_mesh_create(const op_mesh_params *p, op_mesh **out, op_error *err) {
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
+  *out = NULL;
+  op_status st = opm_check_params(p, err); /* MESH-002..MESH-004 */
+  if (st) return st;
+  op_mesh_params q = *p; /* MESH-002: -0.0 becomes +0.0 (as FMT-012 does for tiles) */
+  for (int i = 0; i < 3; i++) q.tiling.origin[i] += 0.0;
+  q.walkable_climb += 0.0;
+  op_mesh *m = malloc(sizeof *m);
+  if (!m) return op_fail(err, OP_E_NOMEM, "mesh", "-", "out of memory");
+  opm_init(m, &q);
+  *out = m;
+  op_clear(err);
+  return OP_OK;
+}
+
+void op_mesh_free(op_mesh *m) {
+  if (!m) return;
+  opm_clear(m);
+  free(m);
+}
+
+static op_status nomem(op_error *err) {
+  return op_fail(err, OP_E_NOMEM, "mesh", "-", "out of memory");
+}
+
+static op_status fail_pos(op_error *err, const op_tile_desc *v, const char *why) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%ld,%ld,%ld", (long)v->x, (long)v->z, (long)v->layer);
+  return op_fail(err, OP_E_ARGUMENT, "tile", buf, "%s", why);
+}
+
+/* A private copy of t through its canonical bytes (MESH-012). */
+static op_status copy_tile(const op_tile *t, op_tile **out, op_error *err) {
+  op_bytes b = {NULL, 0};
+  op_status st = op_tile_save(t, &b, err);
+  if (st) return st;
+  st = op_tile_load(b.data, b.len, out, err);
+  op_bytes_free(&b);
+  return st;
+}
+
+/* Checks shared by AddTile and ReplaceTile (MESH-005, MESH-010). */
+static op_status check_tile(const op_mesh *m, const op_tile *t, op_tile_desc *v, op_error *err) {
+  if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
+  if (!t) return op_fail(err, OP_E_ARGUMENT, "tile", "NULL", "tile is required");
+  op_tile_view(t, v);
+  op_status st = opm_check_tiling(&m->params.tiling, &v->tiling, "tiling.", OP_E_ARGUMENT, err);
+  if (st) return st;
+  if (v->npolys > OPM_MAX_POLYS) /* MESH-010 */
+    return op_fail_i(err, OP_E_LIMIT, "npolys", v->npolys, "more polygons than a reference holds");
+  return OP_OK;
+}
+
+op_status op_mesh_add_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_error *err) {
+  op_tile_desc v;
+  op_status st = check_tile(m, t, &v, err);
+  if (st) return st;
+  if (opm_find(m, v.x, v.z, v.layer) >= 0) /* MESH-012 */
+    return fail_pos(err, &v, "a tile already occupies this position");
+  uint32_t s = 0; /* MESH-012: the lowest free slot */
+  while (s < m->nslots && m->slots[s].tile) s++;
+  if (s >= m->params.max_tiles)
+    return op_fail_i(err, OP_E_LIMIT, "max_tiles", m->params.max_tiles, "no free slot");
+  uint32_t old_n = m->nslots;
+  if (opm_reserve(m, s + 1)) return nomem(err);
+  op_tile *copy = NULL;
+  if ((st = copy_tile(t, &copy, err))) {
+    m->nslots = old_n;
+    return st;
+  }
+  if (opm_install(m, s, m->slots[s].gen, copy)) {
+    op_tile_free(copy);
+    m->nslots = old_n;
+    return nomem(err);
+  }
+  uint32_t *list = NULL, n = 0;
+  if (affected(m, v.x, v.z, s, &list, &n) || relink(m, list, n)) {
+    free(list);
+    slot_free_contents(&m->slots[s]);
+    m->nslots = old_n;
+    return nomem(err);
+  }
+  free(list);
+  if (tile_ref) *tile_ref = opm_make_ref(m->slots[s].gen, s, 0); /* MESH-013 */
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_mesh_remove_tile(op_mesh *m, int32_t x, int32_t z, int32_t layer, op_error *err) {
+  if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
+  int64_t f = opm_find(m, x, z, layer);
+  if (f < 0) { /* MESH-014 */
+    op_tile_desc v;
+    v.x = x, v.z = z, v.layer = layer;
+    return fail_pos(err, &v, "no tile at this position");
+  }
+  uint32_t s = (uint32_t)f;
+  opm_slot keep = m->slots[s];
+  m->slots[s].tile = NULL; /* tentatively empty while the neighbours are relinked */
+  uint32_t *list = NULL, n = 0;
+  if (affected(m, x, z, UINT32_MAX, &list, &n) || relink(m, list, n)) {
+    free(list);
+    m->slots[s] = keep;
+    return nomem(err);
+  }
+  free(list);
+  slot_free_contents(&keep);
+  m->slots[s] = keep;
+  m->slots[s].gen = next_gen(keep.gen); /* MESH-011, MESH-014 */
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_mesh_replace_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_error *err) {
+  op_tile_desc v;
+  op_status st = check_tile(m, t, &v, err);
+  if (st) return st;
+  int64_t f = opm_find(m, v.x, v.z, v.layer);
+  if (f < 0) return fail_pos(err, &v, "no tile at this position to replace"); /* MESH-015 */
+  uint32_t s = (uint32_t)f;
+  op_tile *copy = NULL;
+  if ((st = copy_tile(t, &copy, err))) return st;
+  opm_slot keep = m->slots[s];
+  memset(&m->slots[s], 0, sizeof m->slots[s]);
+  if (opm_install(m, s, next_gen(keep.gen), copy)) { /* MESH-011, MESH-015 */
+    op_tile_free(copy);
+    m->slots[s] = keep;
+    return nomem(err);
+  }
+  uint32_t *list = NULL, n = 0;
+  if (affected(m, v.x, v.z, s, &list, &n) || relink(m, list, n)) {
+    free(list);
+    slot_free_contents(&m->slots[s]);
+    m->slots[s] = keep;
+    return nomem(err);
+  }
+  free(list);
+  slot_free_contents(&keep); /* MESH-031: the old tile's edits are dropped with it */
+  if (tile_ref) *tile_ref = opm_make_ref(m->slots[s].gen, s, 0);
+  op_clear(err);
+  return OP_OK;
+}
+
+/* MESH-010, MESH-016: decode and check a polygon reference. */
+static op_status resolve(const op_mesh *m, op_ref r, uint32_t *slot, uint32_t *poly,
+                         op_error *err) {
+  char buf[24];
+  snprintf(buf, sizeof buf, "%016llx", (unsigned long long)r);
+  if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
+  uint32_t gen = (uint32_t)(r >> (OPM_SLOT_BITS + OPM_POLY_BITS));
+  uint32_t s = (uint32_t)(r >> OPM_POLY_BITS) & (OPM_MAX_SLOTS - 1u);
+  uint32_t p = (uint32_t)r & (OPM_MAX_POLYS - 1u);
+  if (r == 0) return op_fail(err, OP_E_ARGUMENT, "ref", buf, "null reference");
+  if (s >= m->nslots || !m->slots[s].tile)
+    return op_fail(err, OP_E_ARGUMENT, "ref", buf, "no tile in the reference's slot");
+  if (m->slots[s].gen != gen)
+    return op_fail(err, OP_E_ARGUMENT, "ref", buf, "stale reference (generation differs)");
+  if (p >= m->slots[s].view.npolys)
+    return op_fail(err, OP_E_ARGUMENT, "ref", buf, "polygon index beyond the tile's polygons");
+  *slot = s;
+  *poly = p;
+  return OP_OK;
+}
+
+op_status op_mesh_set_poly_flags(op_mesh *m, op_ref poly, uint16_t flags, op_error *err) {
+  uint32_t s, p;
+  op_status st = resolve(m, poly, &s, &p, err);
+  if (st) return st;
+  m->slots[s].flags[p] = flags; /* MESH-030 */
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_mesh_set_poly_area(op_mesh *m, op_ref poly, uint8_t area, op_error *err) {
+  uint32_t s, p;
+  op_status st = resolve(m, poly, &s, &p, err);
+  if (st) return st;
+  if (area > OPM_AREA_MAX) /* MESH-030 */
+    return op_fail_i(err, OP_E_RANGE, "area", area, "area id out of range");
+  m->slots[s].area[p] = area;
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_mesh_get_poly(const op_mesh *m, op_ref poly, uint16_t *flags, uint8_t *area,
+                           op_error *err) {
+  uint32_t s, p;
+  op_status st = resolve(m, poly, &s, &p, err);
+  if (st) return st;
+  if (flags) *flags = m->slots[s].flags[p];
+  if (area) *area = m->slots[s].area[p];
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_mesh_poly_ref(const op_mesh *m, int32_t x, int32_t z, int32_t layer,
+                           uint32_t poly, op_ref *out, op_error *err) {
+  if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
+  int64_t f = opm_find(m, x, z, layer);
+  if (f < 0) { /* MESH-017 */
+    op_tile_desc v;
+    v.x = x, v.z = z, v.layer = layer;
+    return fail_pos(err, &v, "no tile at this position");
+  }
+  const opm_slot *s = &m->slots[f];
+  if (poly >= s->view.npolys)
+    return op_fail_i(err, OP_E_RANGE, "poly", poly, "polygon index beyond the tile's polygons");
+  if (out) *out = opm_make_ref(s->gen, (uint32_t)f, poly); /* MESH-010, MESH-017 */
+  op_clear(err);
+  return OP_OK;
+}
+
+/* MESH-040..MESH-043: the canonical whole-mesh serialization. */
+op_status op_mesh_save(const op_mesh *m, op_bytes *out, op_error *err) {
+  if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output is required");
+  opm_buf b = {NULL, 0, 0, 0};
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < m->nslots; i++) count += m->slots[i].tile != NULL;
+  opm_put(&b, "OPMS", 4); /* MESH-040 */
+  opm_put_u32(&b, 1);
+  opm_put_params(&b, &m->params);
+  opm_put_u32(&b, count);
+  for (uint32_t i = 0; i < m->nslots; i++) { /* MESH-041 */
+    const opm_slot *s = &m->slots[i];
+    if (!s->tile) continue;
+    op_bytes tb = {NULL, 0};
+    op_status st = op_tile_save(s->tile, &tb, err);
+    if (st) {
+      free(b.p);
+      return st;
+    }
+    opm_put_u32(&b, i);
+    opm_put_u32(&b, s->gen);
+    opm_put_u32(&b, (uint32_t)s->view.x);
+    opm_put_u32(&b, (uint32_t)s->view.z);
+    opm_put_u32(&b, (uint32_t)s->view.layer);
+    opm_put_u32(&b, (uint32_t)tb.len);
+    opm_put(&b, tb.data, tb.len);
+    op_bytes_free(&tb);
+    uint32_t nedits = 0; /* MESH-042 */
+    for (uint32_t p = 0; p < s->view.npolys; p++)
+      nedits += s->flags[p] != s->view.polys[p].flags || s->area[p] != s->view.polys[p].area;
+    opm_put_u32(&b, nedits);
+    for (uint32_t p = 0; p < s->view.npolys; p++) {
+      if (s->flags[p] == s->view.polys[p].flags && s->area[p] == s->view.polys[p].area) continue;
+      opm_put_u32(&b, p);
+      opm_put_u16(&b, s->flags[p]);
+      opm_put_u8(&b, s->area[p]);
+      opm_put_u8(&b, 0);
+    }
+    opm_put_u32(&b, s->nlinks); /* MESH-043 */
+    for (uint32_t k = 0; k < s->nlinks; k++) {
+      const opm_link *l = &s->links[k];
+      opm_put_u32(&b, l->poly);
+      opm_put_u8(&b, l->edge);
+      opm_put_u8(&b, l->side);
+      opm_put_u8(&b, l->tedge);
+      opm_put_u8(&b, 0);
+      opm_put_u64(&b, l->target);
+      opm_put_f32(&b, l->lo);
+      opm_put_f32(&b, l->hi);
+    }
+  }
+  if (b.oom) {
+    free(b.p);
+    return nomem(err);
+  }
+  out->data = b.p;
+  out->len = b.len;
+  op_clear(err);
+  return OP_OK;
+}

@@ -1,0 +1,623 @@
+/*
+** test_mesh.c -- unit tests of the TiledNavMesh (spec/navmesh-mesh.md, MESH-xxx).
+**
+** Tiles are small hand-made tiles on the tiling origin (0,0,0), cell size 1, tile
+** size 4 cells: local x and z run over [0, 4]. A "strip tile" is cut into horizontal
+** strips [z_k, z_k+1] spanning x in [0, 4]; strip k is polygon k, its edges are
+** 0: bottom (z = z_k), 1: right (x = 4, portal +x), 2: top (z = z_k+1), 3: left
+** (x = 0, portal -x). Expected links and intervals are worked out by hand below.
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifact.h"
+#include "mesh_internal.h"
+#include "optest.h"
+
+static op_tiling tiling(void) {
+  op_tiling t;
+  memset(&t, 0, sizeof t);
+  t.cell_size = 1.0;
+  t.cell_height = 0.5;
+  t.tile_cells = 4;
+  t.max_verts_per_poly = 6;
+  return t;
+}
+
+static op_mesh_params params(double climb, uint32_t max_tiles) {
+  op_mesh_params p;
+  p.tiling = tiling();
+  p.walkable_climb = climb;
+  p.max_tiles = max_tiles;
+  return p;
+}
+
+/* A strip tile: cuts z_0 = 0 < z_1 < ... < z_n = 4; local y of a vertex = slope_x * x
+** + base. flags of polygon k = k + 1, area 0. */
+static op_tile *strip_tile2(int x, int z, int layer, double oy, int n, const float *cuts,
+                            float ybase, float slope_x, float slope_z) {
+  float verts[3 * 2 * 9];
+  op_poly_desc polys[8];
+  memset(polys, 0, sizeof polys);
+  for (int k = 0; k <= n; k++) {
+    float zz = cuts[k];
+    float *a = &verts[6 * k], *b = a + 3;
+    a[0] = 0.0f, a[1] = ybase + slope_z * zz, a[2] = zz;                 /* 2k: x = 0 */
+    b[0] = 4.0f, b[1] = ybase + slope_x * 4.0f + slope_z * zz, b[2] = zz; /* 2k+1: x = 4 */
+  }
+  for (int k = 0; k < n; k++) {
+    op_poly_desc *p = &polys[k];
+    p->nverts = 4;
+    p->flags = (uint16_t)(k + 1);
+    p->verts[0] = (uint16_t)(2 * k);
+    p->verts[1] = (uint16_t)(2 * k + 1);
+    p->verts[2] = (uint16_t)(2 * k + 3);
+    p->verts[3] = (uint16_t)(2 * k + 2);
+    p->neis[0] = k == 0 ? (OP_NEI_PORTAL | 3u) : (uint16_t)k;       /* polygon k-1 */
+    p->neis[1] = OP_NEI_PORTAL | 2u;
+    p->neis[2] = k == n - 1 ? (OP_NEI_PORTAL | 1u) : (uint16_t)(k + 2); /* polygon k+1 */
+    p->neis[3] = OP_NEI_PORTAL | 0u;
+  }
+  op_tile_desc d;
+  memset(&d, 0, sizeof d);
+  d.x = x, d.z = z, d.layer = layer;
+  d.tiling = tiling();
+  d.origin_y = oy;
+  d.nverts = (uint32_t)(2 * (n + 1));
+  d.verts = verts;
+  d.npolys = (uint32_t)n;
+  d.polys = polys;
+  op_tile *t = NULL;
+  op_error e;
+  if (op_tile_create(&d, &t, &e) != OP_OK) {
+    fprintf(stderr, "strip_tile: %s\n", e.message);
+    return NULL;
+  }
+  return t;
+}
+
+static op_tile *strip_tile(int x, int z, int layer, double oy, int n, const float *cuts,
+                           float ybase, float slope_x) {
+  return strip_tile2(x, z, layer, oy, n, cuts, ybase, slope_x, 0.0f);
+}
+
+static const float CUT1[2] = {0.0f, 4.0f};
+static const float CUT2[3] = {0.0f, 1.0f, 4.0f};
+
+static op_tile *square(int x, int z, int layer, double oy) {
+  return strip_tile(x, z, layer, oy, 1, CUT1, 0.0f, 0.0f);
+}
+
+static op_mesh *mk(double climb, uint32_t max_tiles) {
+  op_mesh_params p = params(climb, max_tiles);
+  op_mesh *m = NULL;
+  op_error e;
+  if (op_mesh_create(&p, &m, &e)) fprintf(stderr, "mk: %s\n", e.message);
+  return m;
+}
+
+static op_ref add(op_mesh *m, op_tile *t) {
+  op_ref r = 0;
+  op_error e;
+  if (op_mesh_add_tile(m, t, &r, &e)) fprintf(stderr, "add: %s\n", e.message);
+  op_tile_free(t);
+  return r;
+}
+
+static op_bytes save(const op_mesh *m) {
+  op_bytes b = {NULL, 0};
+  op_error e;
+  if (op_mesh_save(m, &b, &e)) fprintf(stderr, "save: %s\n", e.message);
+  return b;
+}
+
+static int same_bytes(const op_bytes *a, const op_bytes *b) {
+  return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
+/* The link of slot s, polygon p, edge e towards target ref r (or NULL). */
+static const opm_link *find_link(const op_mesh *m, uint32_t s, uint32_t p, unsigned e, op_ref r) {
+  const opm_slot *sl = &m->slots[s];
+  for (uint32_t k = 0; k < sl->nlinks; k++)
+    if (sl->links[k].poly == p && sl->links[k].edge == e && sl->links[k].target == r)
+      return &sl->links[k];
+  return NULL;
+}
+
+static uint32_t count_ext(const op_mesh *m, uint32_t s) {
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < m->slots[s].nlinks; k++) n += m->slots[s].links[k].side != OPM_INTERNAL;
+  return n;
+}
+
+/* MESH-021: every external link has its mirror with the same interval. */
+static int links_symmetric(const op_mesh *m) {
+  for (uint32_t s = 0; s < m->nslots; s++) {
+    const opm_slot *sl = &m->slots[s];
+    for (uint32_t k = 0; sl->tile && k < sl->nlinks; k++) {
+      const opm_link *l = &sl->links[k];
+      if (l->side == OPM_INTERNAL) continue;
+      uint32_t ts = (uint32_t)(l->target >> 20) & ((1u << 22) - 1u);
+      uint32_t tp = (uint32_t)l->target & ((1u << 20) - 1u);
+      const opm_link *b = find_link(m, ts, tp, l->tedge, opm_make_ref(sl->gen, s, l->poly));
+      if (!b || b->tedge != l->edge || b->lo != l->lo || b->hi != l->hi ||
+          b->side != ((l->side + 2u) & 3u))
+        return 0;
+    }
+  }
+  return 1;
+}
+
+OPT_TEST(ref_layout, "MESH-010") {
+  /* generation 22 bits at 42..63, slot 22 bits at 20..41, polygon 20 bits at 0..19 */
+  OPT_CHECK(opm_make_ref(1, 0, 0) == ((uint64_t)1 << 42));
+  OPT_CHECK(opm_make_ref(3, 5, 7) == (((uint64_t)3 << 42) | ((uint64_t)5 << 20) | 7u));
+  OPT_CHECK(opm_make_ref((1u << 22) - 1u, (1u << 22) - 1u, (1u << 20) - 1u) == UINT64_MAX);
+  op_mesh *m = mk(0.5, 4);
+  op_ref r = add(m, square(0, 0, 0, 0.0));
+  OPT_CHECK(r == ((uint64_t)1 << 42)); /* slot 0, generation 1, polygon 0 */
+  op_ref r1 = add(m, square(5, 5, 0, 0.0));
+  OPT_CHECK(r1 == (((uint64_t)1 << 42) | ((uint64_t)1 << 20)));
+  op_ref p = 0;
+  op_error e;
+  OPT_CHECK(op_mesh_poly_ref(m, 5, 5, 0, 0, &p, &e) == OP_OK && p == r1);
+  OPT_CHECK(op_mesh_poly_ref(m, 5, 5, 0, 1, &p, &e) == OP_E_RANGE && !strcmp(e.field, "poly"));
+  OPT_CHECK(op_mesh_poly_ref(m, 6, 5, 0, 0, &p, &e) == OP_E_ARGUMENT && !strcmp(e.field, "tile"));
+  op_mesh_free(m);
+}
+
+OPT_TEST(params_validation, "MESH-002") {
+  op_mesh *m = NULL;
+  op_error e;
+  op_mesh_params p = params(0.5, 4);
+  p.walkable_climb = NAN;
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "walkable_climb") && !m);
+  p.walkable_climb = -0.25;
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.value, "-0.25"));
+  p = params(0.5, 0);
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "max_tiles"));
+  p = params(0.5, (1u << 22) + 1u);
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "max_tiles"));
+  p = params(0.5, 1u << 22); /* the largest slot count is allowed; slots are lazy */
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_OK && m);
+  op_mesh_free(m);
+  m = NULL;
+  p = params(0.0, 1);
+  p.tiling.cell_size = 0.0;
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "tiling.cell_size"));
+  p = params(0.0, 1);
+  p.tiling.tile_cells = 8193;
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "tiling.tile_cells"));
+  p = params(0.0, 1);
+  p.tiling.origin[1] = INFINITY;
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "tiling.origin[1]"));
+  p = params(0.0, 1);
+  p.tiling.max_verts_per_poly = 13;
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE &&
+            !strcmp(e.field, "tiling.max_verts_per_poly"));
+  OPT_CHECK(m == NULL);
+}
+
+OPT_TEST(tiling_mismatch, "MESH-005") {
+  op_mesh_params p = params(0.5, 4);
+  p.tiling.cell_height = 0.25; /* tiles are made with 0.5 */
+  op_mesh *m = NULL;
+  op_error e;
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_OK);
+  op_tile *t = square(0, 0, 0, 0.0);
+  op_ref r = 0;
+  OPT_CHECK(op_mesh_add_tile(m, t, &r, &e) == OP_E_ARGUMENT &&
+            !strcmp(e.field, "tiling.cell_height") && !strcmp(e.value, "0.5"));
+  OPT_CHECK(op_mesh_replace_tile(m, t, &r, &e) == OP_E_ARGUMENT &&
+            !strcmp(e.field, "tiling.cell_height"));
+  op_tile_free(t);
+  op_mesh_free(m);
+}
+
+/* Two tiles side by side: A = square (0,0), B = strips [0,1], [1,4] at (1,0). */
+OPT_TEST(stitch_two, "MESH-021") {
+  op_mesh *m = mk(0.5, 4);
+  op_ref ra = add(m, square(0, 0, 0, 0.0));
+  op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
+  /* A's edge 1 (x = 4, z 0..4) meets B's left edges: strip 0 on [0,1], strip 1 on [1,4] */
+  const opm_link *l0 = find_link(m, 0, 0, 1, rb);
+  const opm_link *l1 = find_link(m, 0, 0, 1, rb + 1);
+  OPT_CHECK(l0 && l0->side == 2 && l0->tedge == 3 && l0->lo == 0.0f && l0->hi == 1.0f);
+  OPT_CHECK(l1 && l1->side == 2 && l1->tedge == 3 && l1->lo == 1.0f && l1->hi == 4.0f);
+  OPT_CHECK(count_ext(m, 0) == 2);
+  /* and back: B strip 0 edge 3 -> A, strip 1 edge 3 -> A */
+  const opm_link *b0 = find_link(m, 1, 0, 3, ra), *b1 = find_link(m, 1, 1, 3, ra);
+  OPT_CHECK(b0 && b0->side == 0 && b0->tedge == 1 && b0->lo == 0.0f && b0->hi == 1.0f);
+  OPT_CHECK(b1 && b1->side == 0 && b1->tedge == 1 && b1->lo == 1.0f && b1->hi == 4.0f);
+  /* MESH-020: internal links of B: strip 0 edge 2 -> strip 1, strip 1 edge 0 -> strip 0 */
+  const opm_link *i0 = find_link(m, 1, 0, 2, rb + 1), *i1 = find_link(m, 1, 1, 0, rb);
+  OPT_CHECK(i0 && i0->side == OPM_INTERNAL && i0->tedge == OPM_INTERNAL && i0->lo == 0.0f);
+  OPT_CHECK(i1 && i1->side == OPM_INTERNAL);
+  OPT_CHECK(m->slots[1].nlinks == 4 && links_symmetric(m));
+  /* MESH-022: canonical order (polygon, edge): strip 0 edge 2, strip 0 edge 3, strip 1
+  ** edge 0, strip 1 edge 3 */
+  const opm_link *L = m->slots[1].links;
+  OPT_CHECK(L[0].poly == 0 && L[0].edge == 2 && L[1].poly == 0 && L[1].edge == 3);
+  OPT_CHECK(L[2].poly == 1 && L[2].edge == 0 && L[3].poly == 1 && L[3].edge == 3);
+  op_mesh_free(m);
+}
+
+/* Partial overlaps: A strips [0,1],[1,4]; B strips cut at 0, 2.5, 4. Overlaps worked out
+** by hand: A0 [0,1] x B0 [0,2.5] -> [0,1]; A1 [1,4] x B0 -> [1,2.5]; A1 x B1 [2.5,4] ->
+** [2.5,4]; A0 x B1 -> empty. */
+OPT_TEST(stitch_partial, "MESH-022") {
+  static const float C25[3] = {0.0f, 2.5f, 4.0f};
+  op_mesh *m = mk(0.5, 4);
+  op_ref ra = add(m, strip_tile(0, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
+  op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, C25, 0.0f, 0.0f));
+  const opm_link *a = find_link(m, 0, 0, 1, rb), *b = find_link(m, 0, 1, 1, rb),
+                 *c = find_link(m, 0, 1, 1, rb + 1);
+  OPT_CHECK(a && a->lo == 0.0f && a->hi == 1.0f);
+  OPT_CHECK(b && b->lo == 1.0f && b->hi == 2.5f);
+  OPT_CHECK(c && c->lo == 2.5f && c->hi == 4.0f);
+  OPT_CHECK(!find_link(m, 0, 0, 1, rb + 1));
+  OPT_CHECK(count_ext(m, 0) == 3 && count_ext(m, 1) == 3 && links_symmetric(m));
+  (void)ra;
+  op_mesh_free(m);
+}
+
+/* Touching at a point only (overlap of length 0) is no link: A strip [0,1] against B
+** strip [1,4] shares only z = 1. Tested above implicitly; here with a single pair. */
+OPT_TEST(stitch_point_contact, "MESH-022") {
+  static const float CA[3] = {0.0f, 1.0f, 4.0f};
+  op_mesh *m = mk(0.5, 4);
+  add(m, strip_tile(0, 0, 0, 0.0, 2, CA, 0.0f, 0.0f));
+  op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CA, 0.0f, 0.0f));
+  /* strips line up: A0-B0 [0,1], A1-B1 [1,4], A0-B1 and A1-B0 touch at z = 1 only */
+  OPT_CHECK(find_link(m, 0, 0, 1, rb) && find_link(m, 0, 1, 1, rb + 1));
+  OPT_CHECK(!find_link(m, 0, 0, 1, rb + 1) && !find_link(m, 0, 1, 1, rb));
+  OPT_CHECK(count_ext(m, 0) == 2);
+  op_mesh_free(m);
+}
+
+/* Layers: B layer 0 at origin_y 0.5 (gap 0.5 = climb: linked), B' layer 1 at origin_y
+** 0.75 (gap 0.75 > 0.5: not linked), B'' layer 2 at 0.25 (linked). */
+OPT_TEST(stitch_layers_climb, "MESH-023") {
+  op_mesh *m = mk(0.5, 8);
+  add(m, square(0, 0, 0, 0.0));
+  op_ref r0 = add(m, square(1, 0, 0, 0.5));
+  op_ref r1 = add(m, square(1, 0, 1, 0.75));
+  op_ref r2 = add(m, square(1, 0, 2, 0.25));
+  OPT_CHECK(find_link(m, 0, 0, 1, r0) && !find_link(m, 0, 0, 1, r1) && find_link(m, 0, 0, 1, r2));
+  OPT_CHECK(count_ext(m, 0) == 2 && links_symmetric(m));
+  /* MESH-022: on one edge, links are ordered by the neighbour's layer */
+  const opm_link *L = m->slots[0].links;
+  OPT_CHECK(m->slots[0].nlinks == 2 && L[0].target == r0 && L[1].target == r2);
+  OPT_CHECK(count_ext(m, 2) == 0);
+  op_mesh_free(m);
+}
+
+/* World heights: A's local y = 0.5 x, so its +x edge is at height 2 from z = 0 to 4.
+** B flat at origin_y 2.5: gap 0.5 = climb, linked; B' at 2.5 + 2^-20: not linked. */
+OPT_TEST(stitch_heights_world, "MESH-023") {
+  op_mesh *m = mk(0.5, 8);
+  add(m, strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.5f));
+  op_ref rb = add(m, square(1, 0, 0, 2.5));
+  op_ref rc = add(m, square(1, 0, 1, 2.5 + 1.0 / 1048576.0));
+  OPT_CHECK(find_link(m, 0, 0, 1, rb) && !find_link(m, 0, 0, 1, rc));
+  /* Across +z: A's top edge runs x 4 -> 0 with world y 2 -> 0. Tile (0,1), a flat
+  ** square at origin_y 1: gaps |2 - 1| = 1 and |0 - 1| = 1 > climb 0.5: no link. */
+  op_ref rd = add(m, square(0, 1, 0, 1.0));
+  OPT_CHECK(!find_link(m, 0, 0, 2, rd));
+  op_mesh_free(m);
+  /* climb 2: gaps 1 (x = 0) and 1 (x = 4: |2 - 1|) -> linked over the whole edge [0, 4] */
+  m = mk(2.0, 8);
+  add(m, strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.5f));
+  rd = add(m, square(0, 1, 0, 1.0));
+  const opm_link *l = find_link(m, 0, 0, 2, rd);
+  OPT_CHECK(l && l->side == 1 && l->tedge == 0 && l->lo == 0.0f && l->hi == 4.0f);
+  OPT_CHECK(links_symmetric(m));
+  op_mesh_free(m);
+}
+
+/* Interpolation inside an edge: A = square with local y = 0.5 z, so its +x edge runs
+** from (z 0, y 0) to (z 4, y 2). B at (1,0) = flat strips [0,1], [1,4] at origin_y 0.
+** At z = 1, A's height is 0 + (2 - 0) * ((1 - 0) / (4 - 0)) = 0.5 (MESH-023), so:
+** strip 0: gaps 0 (z 0) and 0.5 (z 1); strip 1: gaps 0.5 (z 1) and 2 (z 4).
+** climb 0.5 links A to strip 0 only; climb 0.4921875 links nothing. */
+OPT_TEST(stitch_interpolated_gap, "MESH-023") {
+  op_mesh *m = mk(0.5, 8);
+  add(m, strip_tile2(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f));
+  op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
+  const opm_link *l = find_link(m, 0, 0, 1, rb);
+  OPT_CHECK(l && l->lo == 0.0f && l->hi == 1.0f);
+  OPT_CHECK(!find_link(m, 0, 0, 1, rb + 1) && count_ext(m, 0) == 1 && links_symmetric(m));
+  op_mesh_free(m);
+  m = mk(0.4921875, 8);
+  add(m, strip_tile2(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f));
+  add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
+  OPT_CHECK(count_ext(m, 0) == 0 && count_ext(m, 1) == 0);
+  op_mesh_free(m);
+}
+
+/* Four tiles in a 2x2 block: each square links to exactly its two neighbours. */
+OPT_TEST(stitch_four, "MESH-021") {
+  op_mesh *m = mk(0.5, 8);
+  op_ref r00 = add(m, square(0, 0, 0, 0.0));
+  op_ref r10 = add(m, square(1, 0, 0, 0.0));
+  op_ref r01 = add(m, square(0, 1, 0, 0.0));
+  op_ref r11 = add(m, square(1, 1, 0, 0.0));
+  OPT_CHECK(find_link(m, 0, 0, 1, r10) && find_link(m, 0, 0, 2, r01));   /* (0,0): +x, +z */
+  OPT_CHECK(find_link(m, 1, 0, 3, r00) && find_link(m, 1, 0, 2, r11));   /* (1,0): -x, +z */
+  OPT_CHECK(find_link(m, 2, 0, 0, r00) && find_link(m, 2, 0, 1, r11));   /* (0,1): -z, +x */
+  OPT_CHECK(find_link(m, 3, 0, 0, r10) && find_link(m, 3, 0, 3, r01));   /* (1,1): -z, -x */
+  for (uint32_t s = 0; s < 4; s++) OPT_CHECK(count_ext(m, s) == 2);
+  OPT_CHECK(links_symmetric(m));
+  /* diagonal tiles are not linked */
+  OPT_CHECK(!find_link(m, 0, 0, 1, r11) && !find_link(m, 0, 0, 2, r11));
+  op_mesh_free(m);
+}
+
+/* MESH-024: the same tiles, slots and generations give the same bytes, whatever the
+** order of adds and removes. Both meshes end with A in slot 0 (gen 1), B in slot 1
+** (gen 2), C in slot 2 (gen 1). Also: recomputing every link from scratch changes
+** nothing. */
+OPT_TEST(order_independence, "MESH-024") {
+  op_error e;
+  op_mesh *m1 = mk(0.5, 8), *m2 = mk(0.5, 8);
+  add(m1, square(0, 0, 0, 0.0));             /* A slot 0 */
+  add(m1, square(9, 9, 0, 0.0));             /* X slot 1 */
+  OPT_CHECK(op_mesh_remove_tile(m1, 9, 9, 0, &e) == OP_OK);
+  add(m1, square(1, 0, 0, 0.0));             /* B slot 1 gen 2 */
+  add(m1, square(0, 1, 0, 0.0));             /* C slot 2 */
+  add(m2, square(0, 0, 0, 0.0));             /* A slot 0 */
+  add(m2, square(1, 1, 0, 0.0));             /* Y slot 1 (neighbour of B and C) */
+  add(m2, square(0, 1, 0, 0.0));             /* C slot 2 */
+  OPT_CHECK(op_mesh_remove_tile(m2, 1, 1, 0, &e) == OP_OK);
+  add(m2, square(1, 0, 0, 0.0));             /* B slot 1 gen 2 */
+  op_bytes b1 = save(m1), b2 = save(m2);
+  OPT_CHECK(b1.len > 0 && same_bytes(&b1, &b2));
+  OPT_CHECK(opm_relink_all(m2) == 0);
+  op_bytes b3 = save(m2);
+  OPT_CHECK(same_bytes(&b1, &b3));
+  op_bytes_free(&b1);
+  op_bytes_free(&b2);
+  op_bytes_free(&b3);
+  op_mesh_free(m1);
+  op_mesh_free(m2);
+}
+
+OPT_TEST(generations_stale, "MESH-011") {
+  op_error e;
+  op_mesh *m = mk(0.5, 4);
+  op_ref r1 = add(m, square(0, 0, 0, 0.0));
+  uint16_t fl = 0;
+  uint8_t ar = 9;
+  OPT_CHECK(op_mesh_get_poly(m, r1, &fl, &ar, &e) == OP_OK && fl == 1 && ar == 0);
+  OPT_CHECK(op_mesh_remove_tile(m, 0, 0, 0, &e) == OP_OK);
+  OPT_CHECK(op_mesh_get_poly(m, r1, &fl, &ar, &e) == OP_E_ARGUMENT && !strcmp(e.field, "ref") &&
+            !strcmp(e.value, "0000040000000000"));
+  op_ref r2 = add(m, square(0, 0, 0, 0.0));
+  OPT_CHECK(r2 == opm_make_ref(2, 0, 0)); /* same slot, generation 2 */
+  OPT_CHECK(op_mesh_get_poly(m, r1, &fl, &ar, &e) == OP_E_ARGUMENT); /* still stale */
+  op_tile *t = square(0, 0, 0, 0.0);
+  op_ref r3 = 0;
+  OPT_CHECK(op_mesh_replace_tile(m, t, &r3, &e) == OP_OK && r3 == opm_make_ref(3, 0, 0));
+  OPT_CHECK(op_mesh_get_poly(m, r2, &fl, &ar, &e) == OP_E_ARGUMENT && !strcmp(e.field, "ref"));
+  OPT_CHECK(op_mesh_get_poly(m, r3, &fl, &ar, &e) == OP_OK);
+  /* wrap: a slot at the largest generation goes back to 1 */
+  m->slots[0].gen = OPM_GEN_MAX;
+  op_ref r4 = 0;
+  OPT_CHECK(op_mesh_replace_tile(m, t, &r4, &e) == OP_OK && r4 == opm_make_ref(1, 0, 0));
+  op_tile_free(t);
+  /* null, out-of-range slot and polygon */
+  OPT_CHECK(op_mesh_get_poly(m, 0, &fl, &ar, &e) == OP_E_ARGUMENT && !strcmp(e.field, "ref"));
+  OPT_CHECK(op_mesh_get_poly(m, opm_make_ref(1, 3, 0), &fl, &ar, &e) == OP_E_ARGUMENT);
+  OPT_CHECK(op_mesh_get_poly(m, r4 + 1, &fl, &ar, &e) == OP_E_ARGUMENT);
+  op_mesh_free(m);
+}
+
+OPT_TEST(slot_reuse_and_limit, "MESH-012") {
+  op_error e;
+  op_mesh *m = mk(0.5, 3);
+  add(m, square(0, 0, 0, 0.0));
+  add(m, square(2, 0, 0, 0.0));
+  add(m, square(4, 0, 0, 0.0));
+  op_tile *t = square(6, 0, 0, 0.0);
+  op_ref r = 0;
+  op_bytes before = save(m);
+  OPT_CHECK(op_mesh_add_tile(m, t, &r, &e) == OP_E_LIMIT && !strcmp(e.field, "max_tiles"));
+  op_bytes after = save(m);
+  OPT_CHECK(same_bytes(&before, &after));
+  op_bytes_free(&after);
+  OPT_CHECK(op_mesh_remove_tile(m, 2, 0, 0, &e) == OP_OK);
+  OPT_CHECK(op_mesh_add_tile(m, t, &r, &e) == OP_OK && r == opm_make_ref(2, 1, 0));
+  /* occupied position */
+  OPT_CHECK(op_mesh_add_tile(m, t, &r, &e) == OP_E_ARGUMENT && !strcmp(e.field, "tile") &&
+            !strcmp(e.value, "6,0,0"));
+  OPT_CHECK(op_mesh_remove_tile(m, 2, 0, 0, &e) == OP_E_ARGUMENT && !strcmp(e.field, "tile"));
+  op_tile_free(t);
+  t = square(3, 3, 0, 0.0);
+  OPT_CHECK(op_mesh_replace_tile(m, t, &r, &e) == OP_E_ARGUMENT && !strcmp(e.field, "tile"));
+  op_tile_free(t);
+  op_bytes_free(&before);
+  op_mesh_free(m);
+}
+
+OPT_TEST(edits_kept_and_dropped, "MESH-031") {
+  op_error e;
+  op_mesh *m = mk(0.5, 4);
+  op_ref ra = add(m, strip_tile(0, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
+  OPT_CHECK(op_mesh_set_poly_flags(m, ra + 1, 0xBEEF, &e) == OP_OK);
+  OPT_CHECK(op_mesh_set_poly_area(m, ra, 63, &e) == OP_OK);
+  OPT_CHECK(op_mesh_set_poly_area(m, ra, 64, &e) == OP_E_RANGE && !strcmp(e.field, "area"));
+  uint16_t fl;
+  uint8_t ar;
+  OPT_CHECK(op_mesh_get_poly(m, ra, &fl, &ar, &e) == OP_OK && fl == 1 && ar == 63);
+  /* a neighbour comes and goes: A is kept, with its edits and references */
+  add(m, square(1, 0, 0, 0.0));
+  OPT_CHECK(op_mesh_remove_tile(m, 1, 0, 0, &e) == OP_OK);
+  OPT_CHECK(op_mesh_get_poly(m, ra + 1, &fl, &ar, &e) == OP_OK && fl == 0xBEEF && ar == 0);
+  /* replacing A drops them: the new tile's own values (flags k + 1, area 0) */
+  op_tile *t = strip_tile(0, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f);
+  op_ref rn = 0;
+  OPT_CHECK(op_mesh_replace_tile(m, t, &rn, &e) == OP_OK);
+  OPT_CHECK(op_mesh_get_poly(m, rn + 1, &fl, &ar, &e) == OP_OK && fl == 2 && ar == 0);
+  OPT_CHECK(op_mesh_get_poly(m, rn, &fl, &ar, &e) == OP_OK && fl == 1 && ar == 0);
+  op_tile_free(t);
+  op_mesh_free(m);
+}
+
+/* MESH-040..MESH-043: the bytes of a one-tile mesh, field by field. */
+OPT_TEST(save_layout, "MESH-041") {
+  op_mesh *m = mk(0.5, 4);
+  op_tile *t = square(0, 0, 0, 0.0);
+  op_bytes tb = {NULL, 0};
+  op_error e;
+  OPT_CHECK(op_tile_save(t, &tb, &e) == OP_OK);
+  op_ref r = 0;
+  OPT_CHECK(op_mesh_add_tile(m, t, &r, &e) == OP_OK);
+  op_tile_free(t);
+  OPT_CHECK(op_mesh_set_poly_flags(m, r, 7, &e) == OP_OK);
+  op_bytes b = save(m);
+  /* header 72, record header 24, tile, 4 + one edit 8, 4 + no links */
+  OPT_CHECK(b.len == 72 + 24 + tb.len + 12 + 4);
+  if (b.len == 72 + 24 + tb.len + 16) {
+    const uint8_t *p = b.data;
+    OPT_CHECK(!memcmp(p, "OPMS", 4) && opm_rd_u32(p + 4) == 1);
+    OPT_CHECK(opm_rd_f64(p + 8 + 32) == 0.5);          /* cell_height */
+    OPT_CHECK(opm_rd_u32(p + 8 + 40) == 4);            /* tile_cells */
+    OPT_CHECK(opm_rd_f64(p + 8 + 48) == 0.5);          /* walkable_climb */
+    OPT_CHECK(opm_rd_u32(p + 8 + 56) == 4);            /* max_tiles */
+    OPT_CHECK(opm_rd_u32(p + 68) == 1);                /* tile count */
+    OPT_CHECK(opm_rd_u32(p + 72) == 0 && opm_rd_u32(p + 76) == 1); /* slot, generation */
+    OPT_CHECK(opm_rd_u32(p + 92) == tb.len);
+    OPT_CHECK(!memcmp(p + 96, tb.data, tb.len));
+    const uint8_t *q = p + 96 + tb.len;
+    OPT_CHECK(opm_rd_u32(q) == 1 && opm_rd_u32(q + 4) == 0 && q[8] == 7 && q[9] == 0 &&
+              q[10] == 0 && q[11] == 0);
+    OPT_CHECK(opm_rd_u32(q + 12) == 0);
+  }
+  /* an edit set back to the tile's own value is no edit */
+  OPT_CHECK(op_mesh_set_poly_flags(m, r, 1, &e) == OP_OK);
+  op_bytes b2 = save(m);
+  OPT_CHECK(b2.len == b.len - 8);
+  op_bytes_free(&b);
+  op_bytes_free(&b2);
+  op_bytes_free(&tb);
+  op_mesh_free(m);
+}
+
+/* MESH-043: a link record's bytes (two tiles). */
+OPT_TEST(save_link_record, "MESH-043") {
+  op_mesh *m = mk(0.5, 4);
+  add(m, square(0, 0, 0, 0.0));
+  op_ref rb = add(m, square(1, 0, 0, 0.0));
+  op_bytes b = save(m), tb = {NULL, 0};
+  op_error e;
+  OPT_CHECK(op_tile_save(m->slots[0].tile, &tb, &e) == OP_OK);
+  const uint8_t *q = b.data + 96 + tb.len; /* after slot 0's tile bytes */
+  OPT_CHECK(opm_rd_u32(q) == 0 && opm_rd_u32(q + 4) == 1); /* no edits, one link */
+  q += 8;
+  float lo, hi;
+  uint32_t u = opm_rd_u32(q + 16);
+  memcpy(&lo, &u, 4);
+  u = opm_rd_u32(q + 20);
+  memcpy(&hi, &u, 4);
+  OPT_CHECK(opm_rd_u32(q) == 0 && q[4] == 1 && q[5] == 2 && q[6] == 3 && q[7] == 0 &&
+            opm_rd_u64(q + 8) == rb && lo == 0.0f && hi == 4.0f);
+  op_bytes_free(&b);
+  op_bytes_free(&tb);
+  op_mesh_free(m);
+}
+
+/* Failed calls change nothing (MESH-001). */
+OPT_TEST(failed_calls_change_nothing, "MESH-001") {
+  op_error e;
+  op_mesh *m = mk(0.5, 4);
+  op_ref r = add(m, square(0, 0, 0, 0.0));
+  add(m, square(1, 0, 0, 0.0));
+  op_bytes before = save(m), after;
+  op_tile *t = square(1, 0, 0, 0.0);
+  op_ref o = 0;
+  OPT_CHECK(op_mesh_add_tile(m, t, &o, &e) == OP_E_ARGUMENT && o == 0);
+  OPT_CHECK(op_mesh_remove_tile(m, 5, 0, 0, &e) == OP_E_ARGUMENT);
+  OPT_CHECK(op_mesh_set_poly_area(m, r, 200, &e) == OP_E_RANGE);
+  OPT_CHECK(op_mesh_set_poly_flags(m, r + 5, 3, &e) == OP_E_ARGUMENT);
+  after = save(m);
+  OPT_CHECK(same_bytes(&before, &after));
+  op_tile_free(t);
+  op_bytes_free(&before);
+  op_bytes_free(&after);
+  op_mesh_free(m);
+}
+
+typedef struct parts {
+  char name[8][64];
+  size_t off[8], len[8];
+  int n;
+} parts;
+
+static void part_cb(void *ud, const char *name, size_t off, size_t len) {
+  parts *p = ud;
+  if (p->n >= 8) return;
+  snprintf(p->name[p->n], sizeof p->name[p->n], "%s", name);
+  p->off[p->n] = off;
+  p->len[p->n] = len;
+  p->n++;
+}
+
+/* MESH-044: the parts of a mesh serialization and of a snapshot, and where a tile
+** record's own tile bytes start. */
+OPT_TEST(artifact_parts, "MESH-044") {
+  op_error e;
+  op_mesh *m = mk(0.5, 4);
+  add(m, square(0, 0, 0, 0.0));
+  add(m, strip_tile(1, 0, 2, 0.0, 2, CUT2, 0.0f, 0.0f));
+  op_bytes b = save(m), t0 = {NULL, 0}, t1 = {NULL, 0};
+  OPT_CHECK(op_tile_save(m->slots[0].tile, &t0, &e) == OP_OK);
+  OPT_CHECK(op_tile_save(m->slots[1].tile, &t1, &e) == OP_OK);
+  parts p;
+  memset(&p, 0, sizeof p);
+  OPT_CHECK(opa_mesh_parts(b.data, b.len, part_cb, &p) == 0 && p.n == 3);
+  OPT_CHECK(!strcmp(p.name[0], "header") && p.off[0] == 0 && p.len[0] == 72);
+  OPT_CHECK(!strcmp(p.name[1], "tile 0,0,0") && !strcmp(p.name[2], "tile 1,0,2"));
+  OPT_CHECK(p.off[1] == 72 && p.off[2] == p.off[1] + p.len[1] && p.off[2] + p.len[2] == b.len);
+  /* record 0: 24 + tile + 4 (no edits) + 4 + two links (to both strips) of 24 bytes */
+  OPT_CHECK(p.len[1] == 24 + t0.len + 8 + 48);
+  size_t k = opa_tile_record_skip(b.data + p.off[2], p.len[2]);
+  OPT_CHECK(k == 24 && !memcmp(b.data + p.off[2] + k, t1.data, t1.len));
+  OPT_CHECK(opa_mesh_parts(b.data, b.len - 1, NULL, NULL) == -1);
+  op_bytes sn = {NULL, 0};
+  OPT_CHECK(op_mesh_snapshot_save(m, &sn, &e) == OP_OK);
+  memset(&p, 0, sizeof p);
+  OPT_CHECK(opa_snapshot_parts(sn.data, sn.len, part_cb, &p) == 0 && p.n == 6);
+  OPT_CHECK(!strcmp(p.name[0], "header") && !strcmp(p.name[1], "section SLOT") &&
+            !strcmp(p.name[2], "free") && !strcmp(p.name[3], "ntiles") &&
+            !strcmp(p.name[4], "tile 0,0,0") && !strcmp(p.name[5], "tile 1,0,2"));
+  k = opa_tile_record_skip(sn.data + p.off[5], p.len[5]);
+  OPT_CHECK(k == 24 && p.len[5] == 24 + t1.len + 4 &&
+            !memcmp(sn.data + p.off[5] + k, t1.data, t1.len));
+  op_bytes_free(&sn);
+  op_bytes_free(&b);
+  op_bytes_free(&t0);
+  op_bytes_free(&t1);
+  op_mesh_free(m);
+}
+
+OPT_MAIN_BEGIN
+OPT_RUN(ref_layout);
+OPT_RUN(params_validation);
+OPT_RUN(tiling_mismatch);
+OPT_RUN(stitch_two);
+OPT_RUN(stitch_partial);
+OPT_RUN(stitch_point_contact);
+OPT_RUN(stitch_layers_climb);
+OPT_RUN(stitch_heights_world);
+OPT_RUN(stitch_interpolated_gap);
+OPT_RUN(stitch_four);
+OPT_RUN(order_independence);
+OPT_RUN(generations_stale);
+OPT_RUN(slot_reuse_and_limit);
+OPT_RUN(edits_kept_and_dropped);
+OPT_RUN(save_layout);
+OPT_RUN(save_link_record);
+OPT_RUN(failed_calls_change_nothing);
+OPT_RUN(artifact_parts);
+OPT_MAIN_END

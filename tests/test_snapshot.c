@@ -1,0 +1,365 @@
+/*
+** test_snapshot.c -- unit tests of mesh snapshots (spec/navmesh-snapshot.md, SNAP-xxx).
+**
+** Tiles are 4x4 squares on the tiling origin (0,0,0), cell size 1 (as in test_mesh.c).
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "mesh_internal.h"
+#include "optest.h"
+
+static op_tiling tiling(void) {
+  op_tiling t;
+  memset(&t, 0, sizeof t);
+  t.cell_size = 1.0;
+  t.cell_height = 0.5;
+  t.tile_cells = 4;
+  t.max_verts_per_poly = 6;
+  return t;
+}
+
+static op_mesh *mk(double climb, uint32_t max_tiles) {
+  op_mesh_params p;
+  p.tiling = tiling();
+  p.walkable_climb = climb;
+  p.max_tiles = max_tiles;
+  op_mesh *m = NULL;
+  op_error e;
+  if (op_mesh_create(&p, &m, &e)) fprintf(stderr, "mk: %s\n", e.message);
+  return m;
+}
+
+/* Two polygons: [0,4]x[0,1] and [0,4]x[1,4], every outer edge a portal. */
+static op_tile *tile2(int x, int z, int layer, double oy) {
+  const float verts[18] = {0, 0, 0, 4, 0, 0, 0, 0, 1, 4, 0, 1, 0, 0, 4, 4, 0, 4};
+  op_poly_desc polys[2];
+  memset(polys, 0, sizeof polys);
+  for (int k = 0; k < 2; k++) {
+    op_poly_desc *p = &polys[k];
+    p->nverts = 4;
+    p->flags = (uint16_t)(k + 1);
+    p->verts[0] = (uint16_t)(2 * k);
+    p->verts[1] = (uint16_t)(2 * k + 1);
+    p->verts[2] = (uint16_t)(2 * k + 3);
+    p->verts[3] = (uint16_t)(2 * k + 2);
+    p->neis[0] = k == 0 ? (OP_NEI_PORTAL | 3u) : 1u;
+    p->neis[1] = OP_NEI_PORTAL | 2u;
+    p->neis[2] = k == 1 ? (OP_NEI_PORTAL | 1u) : 2u;
+    p->neis[3] = OP_NEI_PORTAL | 0u;
+  }
+  op_tile_desc d;
+  memset(&d, 0, sizeof d);
+  d.x = x, d.z = z, d.layer = layer;
+  d.tiling = tiling();
+  d.origin_y = oy;
+  d.nverts = 6;
+  d.verts = verts;
+  d.npolys = 2;
+  d.polys = polys;
+  op_tile *t = NULL;
+  op_error e;
+  if (op_tile_create(&d, &t, &e)) fprintf(stderr, "tile2: %s\n", e.message);
+  return t;
+}
+
+static op_ref add(op_mesh *m, int x, int z, int layer, double oy) {
+  op_tile *t = tile2(x, z, layer, oy);
+  op_ref r = 0;
+  op_error e;
+  if (op_mesh_add_tile(m, t, &r, &e)) fprintf(stderr, "add: %s\n", e.message);
+  op_tile_free(t);
+  return r;
+}
+
+static op_bytes msave(const op_mesh *m) {
+  op_bytes b = {NULL, 0};
+  op_error e;
+  if (op_mesh_save(m, &b, &e)) fprintf(stderr, "save: %s\n", e.message);
+  return b;
+}
+
+static op_bytes ssave(const op_mesh *m) {
+  op_bytes b = {NULL, 0};
+  op_error e;
+  if (op_mesh_snapshot_save(m, &b, &e)) fprintf(stderr, "snapshot: %s\n", e.message);
+  return b;
+}
+
+static int same(const op_bytes *a, const op_bytes *b) {
+  return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
+}
+
+/* A mesh with history: tiles in slots 0, 2, 3; slot 1 empty at generation 2; slot 3
+** replaced (generation 2); edits on slot 0 and slot 3. */
+static op_mesh *busy(void) {
+  op_error e;
+  op_mesh *m = mk(0.5, 8);
+  op_ref a = add(m, 0, 0, 0, 0.0);
+  add(m, 5, 5, 0, 0.0);
+  add(m, 1, 0, 0, 0.25);
+  add(m, 0, 1, 1, 0.0);
+  op_mesh_remove_tile(m, 5, 5, 0, &e);
+  op_tile *t = tile2(0, 1, 1, 0.125);
+  op_ref r = 0;
+  op_mesh_replace_tile(m, t, &r, &e);
+  op_tile_free(t);
+  op_mesh_set_poly_flags(m, a + 1, 0x1234, &e);
+  op_mesh_set_poly_area(m, r, 17, &e);
+  return m;
+}
+
+OPT_TEST(round_trip, "SNAP-008") {
+  op_error e;
+  op_mesh *m = busy();
+  op_bytes s = ssave(m), ms = msave(m);
+  op_mesh *n = mk(0.5, 8);
+  add(n, 7, 7, 0, 0.0); /* some other state, replaced entirely */
+  OPT_CHECK(op_mesh_snapshot_load(n, s.data, s.len, &e) == OP_OK);
+  op_bytes ns = msave(n), ss = ssave(n);
+  OPT_CHECK(same(&ms, &ns));
+  OPT_CHECK(same(&s, &ss));
+  /* same references */
+  op_ref r1 = 0, r2 = 0;
+  OPT_CHECK(op_mesh_poly_ref(m, 0, 1, 1, 1, &r1, &e) == OP_OK &&
+            op_mesh_poly_ref(n, 0, 1, 1, 1, &r2, &e) == OP_OK && r1 == r2);
+  OPT_CHECK(r1 == opm_make_ref(2, 3, 1));
+  uint16_t fl;
+  uint8_t ar;
+  OPT_CHECK(op_mesh_get_poly(n, opm_make_ref(1, 0, 1), &fl, &ar, &e) == OP_OK && fl == 0x1234);
+  OPT_CHECK(op_mesh_get_poly(n, opm_make_ref(2, 3, 0), &fl, &ar, &e) == OP_OK && ar == 17);
+  /* SNAP-011: the empty slot's generation survives: the next add gets slot 1, gen 2 */
+  op_ref a1 = add(m, 9, 9, 0, 0.0), a2 = add(n, 9, 9, 0, 0.0);
+  OPT_CHECK(a1 == opm_make_ref(2, 1, 0) && a2 == a1);
+  op_bytes_free(&s);
+  op_bytes_free(&ms);
+  op_bytes_free(&ns);
+  op_bytes_free(&ss);
+  op_mesh_free(m);
+  op_mesh_free(n);
+}
+
+/* SNAP-002..SNAP-005, SNAP-010: an empty mesh's snapshot, byte by byte. */
+OPT_TEST(empty_layout, "SNAP-002") {
+  op_mesh *m = mk(0.5, 8);
+  op_bytes s = ssave(m);
+  OPT_CHECK(s.len == 4 + 4 + 60 + 4 + 16 + 4 + 4);
+  if (s.len == 96) {
+    OPT_CHECK(!memcmp(s.data, "OPSN", 4) && opm_rd_u32(s.data + 4) == 1);
+    OPT_CHECK(opm_rd_f64(s.data + 56) == 0.5 && opm_rd_u32(s.data + 64) == 8);
+    OPT_CHECK(opm_rd_u32(s.data + 68) == 1);                 /* one section */
+    OPT_CHECK(!memcmp(s.data + 72, "SLOT", 4));              /* tag */
+    OPT_CHECK(opm_rd_u32(s.data + 76) == 1);                 /* section version */
+    OPT_CHECK(opm_rd_u64(s.data + 80) == 8);                 /* payload length */
+    OPT_CHECK(opm_rd_u32(s.data + 88) == 0);                 /* nfree */
+    OPT_CHECK(opm_rd_u32(s.data + 92) == 0);                 /* ntiles */
+  }
+  /* removing a tile leaves a record of its empty slot: slot 0, generation 2 */
+  op_error e;
+  add(m, 0, 0, 0, 0.0);
+  OPT_CHECK(op_mesh_remove_tile(m, 0, 0, 0, &e) == OP_OK);
+  op_bytes s2 = ssave(m);
+  OPT_CHECK(s2.len == 96 + 8 && opm_rd_u64(s2.data + 80) == 16 && opm_rd_u32(s2.data + 88) == 1 &&
+            opm_rd_u32(s2.data + 92) == 0 && opm_rd_u32(s2.data + 96) == 2 &&
+            opm_rd_u32(s2.data + 100) == 0);
+  op_bytes_free(&s);
+  op_bytes_free(&s2);
+  op_mesh_free(m);
+}
+
+/* SNAP-003, SNAP-008: every truncation fails and leaves the mesh unchanged. */
+OPT_TEST(truncation, "SNAP-003") {
+  op_mesh *m = busy();
+  op_bytes s = ssave(m);
+  op_mesh *n = mk(0.5, 8);
+  add(n, 3, 3, 0, 0.0);
+  op_bytes before = msave(n);
+  int all_fail = 1, all_same = 1, all_format = 1;
+  for (size_t len = 0; len < s.len; len++) {
+    op_error e;
+    op_status st = op_mesh_snapshot_load(n, s.data, len, &e);
+    if (st == OP_OK) all_fail = 0;
+    if (st != OP_E_FORMAT) all_format = 0;
+    op_bytes after = msave(n);
+    if (!same(&before, &after)) all_same = 0;
+    op_bytes_free(&after);
+  }
+  OPT_CHECK(all_fail && all_same && all_format);
+  op_bytes_free(&s);
+  op_bytes_free(&before);
+  op_mesh_free(m);
+  op_mesh_free(n);
+}
+
+/* SNAP-008, SNAP-009: corrupting any byte (three patterns) either fails with the mesh
+** unchanged, or loads a state whose snapshot is exactly the corrupted bytes. */
+OPT_TEST(corruption, "SNAP-009") {
+  op_mesh *m = busy();
+  op_bytes s = ssave(m);
+  op_mesh *n = mk(0.5, 8);
+  add(n, 3, 3, 0, 0.0);
+  op_bytes before = msave(n), sbefore = ssave(n);
+  static const uint8_t pats[3] = {0x01, 0x80, 0xFF};
+  int bad = 0, loaded = 0, failed = 0;
+  uint8_t *c = malloc(s.len);
+  for (size_t off = 0; c && off < s.len; off++) {
+    for (int k = 0; k < 3; k++) {
+      memcpy(c, s.data, s.len);
+      c[off] ^= pats[k];
+      op_error e;
+      op_status st = op_mesh_snapshot_load(n, c, s.len, &e);
+      if (st == OP_OK) {
+        loaded++;
+        op_bytes re = ssave(n);
+        if (re.len != s.len || memcmp(re.data, c, s.len)) bad++;
+        op_bytes_free(&re);
+        /* restore the reference state for the next round */
+        if (op_mesh_snapshot_load(n, sbefore.data, sbefore.len, &e)) bad++;
+      } else {
+        failed++;
+        if (st != OP_E_FORMAT) bad++;
+        op_bytes after = msave(n);
+        if (!same(&before, &after)) bad++;
+        op_bytes_free(&after);
+      }
+    }
+  }
+  OPT_CHECK(c != NULL && bad == 0 && failed > 0);
+  fprintf(stderr, "corruption: %d loaded, %d failed\n", loaded, failed);
+  free(c);
+  op_bytes_free(&s);
+  op_bytes_free(&before);
+  op_bytes_free(&sbefore);
+  op_mesh_free(m);
+  op_mesh_free(n);
+}
+
+/* SNAP-006: parameters must equal the mesh's. */
+OPT_TEST(params_must_match, "SNAP-006") {
+  op_error e;
+  op_mesh *m = busy();
+  op_bytes s = ssave(m);
+  op_mesh *n = mk(0.75, 8);
+  OPT_CHECK(op_mesh_snapshot_load(n, s.data, s.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "params.walkable_climb") && !strcmp(e.value, "0.5"));
+  op_mesh_free(n);
+  n = mk(0.5, 9);
+  OPT_CHECK(op_mesh_snapshot_load(n, s.data, s.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "params.max_tiles") && !strcmp(e.value, "8"));
+  op_mesh_free(n);
+  op_bytes_free(&s);
+  op_mesh_free(m);
+}
+
+/* Named errors for hand-made faults (SNAP-004, SNAP-005, SNAP-011, SNAP-013, SNAP-014). */
+OPT_TEST(named_errors, "SNAP-013") {
+  op_error e;
+  op_mesh *m = busy();
+  op_bytes s = ssave(m);
+  op_mesh *n = mk(0.5, 8);
+  uint8_t *c = malloc(s.len + 1);
+  /* unknown section tag */
+  memcpy(c, s.data, s.len);
+  memcpy(c + 72, "TCAC", 4);
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "sections[0].tag"));
+  /* busy(): 88 nfree = 1, 92 free[0] = (slot 1, generation 2), 100 ntiles = 3, 104
+  ** tiles[0].slot = 0, 108 .generation, 112 .x */
+  OPT_CHECK(opm_rd_u32(s.data + 88) == 1 && opm_rd_u32(s.data + 92) == 1 &&
+            opm_rd_u32(s.data + 96) == 2 && opm_rd_u32(s.data + 100) == 3);
+  memcpy(c, s.data, s.len);
+  memset(c + 108, 0, 4);
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "tiles[0].generation") && !strcmp(e.value, "0"));
+  /* generation 2^22 */
+  c[108] = 0, c[109] = 0, c[110] = 0x40, c[111] = 0;
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "tiles[0].generation"));
+  /* an empty slot of generation 1 */
+  memcpy(c, s.data, s.len);
+  c[96] = 1;
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "free[0].generation"));
+  /* slot index beyond max_tiles */
+  memcpy(c, s.data, s.len);
+  c[104] = 8;
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "tiles[0].slot"));
+  /* a tile in the slot listed as empty */
+  c[104] = 1;
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "tiles[0].slot") && !strcmp(e.value, "1"));
+  /* record x differs from the tile's own */
+  memcpy(c, s.data, s.len);
+  c[112] = 1;
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT && !strcmp(e.field, "tiles[0].x"));
+  /* a trailing byte */
+  memcpy(c, s.data, s.len);
+  c[s.len] = 0;
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len + 1, &e) == OP_E_FORMAT && !strcmp(e.field, "length"));
+  /* magic and version */
+  memcpy(c, s.data, s.len);
+  c[0] = 'X';
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT && !strcmp(e.field, "magic"));
+  memcpy(c, s.data, s.len);
+  c[4] = 2;
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT && !strcmp(e.field, "version"));
+  /* truncated: the section's length runs past the end */
+  OPT_CHECK(op_mesh_snapshot_load(n, s.data, 98, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "sections[0].length"));
+  /* the same with the section length fitted (98 - 88 = 10): the data ends inside
+  ** free[0].generation */
+  memcpy(c, s.data, 98);
+  memset(c + 80, 0, 8);
+  c[80] = 10;
+  OPT_CHECK(op_mesh_snapshot_load(n, c, 98, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "free[0].generation"));
+  /* a tile's own error is reported inside its record */
+  memcpy(c, s.data, s.len);
+  c[128] ^= 0xFF; /* tiles[0]'s tile bytes start at 104 + 24 = 128 (its magic) */
+  OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT &&
+            !strncmp(e.field, "tiles[0].tile.", 14));
+  free(c);
+  op_bytes_free(&s);
+  op_mesh_free(m);
+  op_mesh_free(n);
+}
+
+/* SNAP-014: two records holding tiles at one position. Built by hand from a mesh with
+** two tiles whose second record is rewritten to the first one's tile. */
+OPT_TEST(duplicate_position, "SNAP-014") {
+  op_error e;
+  op_mesh *m = mk(0.5, 8);
+  add(m, 0, 0, 0, 0.0);
+  op_bytes one = ssave(m);
+  size_t rec = one.len - 96; /* the one record (slot 0) */
+  opm_buf b = {NULL, 0, 0, 0};
+  opm_put(&b, one.data, 80);
+  opm_put_u64(&b, 8 + 2 * rec);
+  opm_put_u32(&b, 0);
+  opm_put_u32(&b, 2);
+  opm_put(&b, one.data + 96, rec);
+  opm_put(&b, one.data + 96, rec);
+  b.p[96 + rec] = 1; /* second record: slot 1 */
+  op_mesh *n = mk(0.5, 8);
+  OPT_CHECK(!b.oom && op_mesh_snapshot_load(n, b.p, b.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "tiles[1].x") && !strcmp(e.value, "0,0,0"));
+  /* same slot twice */
+  b.p[96 + rec] = 0;
+  OPT_CHECK(op_mesh_snapshot_load(n, b.p, b.len, &e) == OP_E_FORMAT &&
+            !strcmp(e.field, "tiles[1].slot"));
+  free(b.p);
+  op_bytes_free(&one);
+  op_mesh_free(m);
+  op_mesh_free(n);
+}
+
+OPT_MAIN_BEGIN
+OPT_RUN(round_trip);
+OPT_RUN(empty_layout);
+OPT_RUN(truncation);
+OPT_RUN(corruption);
+OPT_RUN(params_must_match);
+OPT_RUN(named_errors);
+OPT_RUN(duplicate_position);
+OPT_MAIN_END
