@@ -74,7 +74,7 @@ void opm_put_params(opm_buf *b, const op_mesh_params *p) {
 /* ------------------------------------------------------------ parameters */
 
 static op_status check_coord(double v, const char *field, op_error *err) {
-  if (!isfinite(v) || fabs(v) > 2097152.0) /* MESH-002: |v| <= 2^21 */
+  if (!isfinite(v) || v < -2097152.0 || v > 2097152.0) /* MESH-002: |v| <= 2^21 */
     return op_fail_d(err, OP_E_RANGE, field, v, "must be finite and within +-2^21");
   return OP_OK;
 }
@@ -245,6 +245,8 @@ static void lv_push(link_vec *lv, const opm_link *l) {
   lv->v[lv->n++] = *l;
 }
 
+static double absd(double v) { return v < 0 ? -v : v; } /* exact; no libm */
+
 /* MESH-023: world height of an edge (endpoints a, b as (along, y_world)) at along u. */
 static double edge_y(float pa, double ya, float pb, double yb, float u) {
   if (u == pa) return ya;
@@ -315,8 +317,8 @@ static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_li
             double za = N->origin_y + (double)wa[1], zb = N->origin_y + (double)wb[1];
             double g0 = edge_y(va[k], ya, vb[k], yb, lo) - edge_y(wa[k], za, wb[k], zb, lo);
             double g1 = edge_y(va[k], ya, vb[k], yb, hi) - edge_y(wa[k], za, wb[k], zb, hi);
-            if (!(fabs(g0) <= m->params.walkable_climb) ||
-                !(fabs(g1) <= m->params.walkable_climb)) /* MESH-023 */
+            if (!(absd(g0) <= m->params.walkable_climb) ||
+                !(absd(g1) <= m->params.walkable_climb)) /* MESH-023 */
               continue;
             opm_link l = {p, (uint8_t)i, (uint8_t)side, (uint8_t)j,
                           opm_make_ref(ns->gen, col[side][c], q), lo, hi};

@@ -118,7 +118,10 @@ end
 M.script_dir = script_dir
 
 function M.default_root()
-  return script_dir() .. "/.."
+  local d = script_dir()
+  if d == "scripts" or d == "./scripts" then return "." end
+  local parent = d:match("^(.+)/scripts$")
+  return parent or (d .. "/..")
 end
 
 -- Calls fn(pos, prefix, number, token) for each citation token PREFIX-NNN with a known
@@ -128,6 +131,34 @@ function M.each_token(s, fn)
   for pos, prefix, num in s:gmatch("()%f[%w](%u[%u%d]*)%-(%d%d%d)%f[%D]") do
     if M.PREFIXES[prefix] then fn(pos, prefix, num, prefix .. "-" .. num) end
   end
+end
+
+-- Like each_token, and also reads ranges: "ABC-010 .. ABC-015", "ABC-010..ABC-015" and
+-- "ABC-010..015" (same prefix, first < last, at most 200 apart; white space, line breaks
+-- included, may surround the ".."). Calls fn(pos, token, via_range) for every token, and
+-- for every number strictly inside a range with via_range = true (the caller keeps those
+-- only when the clause is defined: gaps in a range are normal). The short form's last
+-- number is reported as a token of its own.
+function M.each_citation(s, fn)
+  M.each_token(s, function(pos, prefix, num, tok)
+    fn(pos, tok, false)
+    local rest = s:sub(pos + #tok, pos + #tok + 40)
+    local sep, p2, n2 = rest:match("^(%s*%.%.%s*)(%u[%u%d]*)%-(%d%d%d)%f[%D]")
+    local short = false
+    if not sep then
+      sep, n2 = rest:match("^(%s*%.%.%s*)(%d%d%d)%f[%D]")
+      p2, short = prefix, true
+    end
+    if sep and p2 == prefix then
+      local a, b = tonumber(num), tonumber(n2)
+      if b > a and b - a <= 200 then
+        for k = a + 1, b - 1 do
+          fn(pos, string.format("%s-%03d", prefix, k), true)
+        end
+        if short then fn(pos + #tok + #sep, string.format("%s-%03d", prefix, b), false) end
+      end
+    end
+  end)
 end
 
 ---------------------------------------------------------------------------- spec parsing
@@ -192,6 +223,24 @@ function M.parse_spec_file(root, rel)
   local consumed = {}     -- line -> true when already part of a clause
 
   local function err(line, msg) errs[#errs + 1] = { file = rel, line = line, msg = msg } end
+
+  -- Reports markers that do not open the line (inline code spans are skipped). When
+  -- opens_ok, a marker at the start of the line's content is the definition itself.
+  local function midline_markers(k, opens_ok)
+    local plain = lines[k]:gsub("`[^`]*`", function(x) return string.rep(" ", #x) end)
+    local _, _, content = line_content(plain)
+    local first = #plain - #content + 1
+    local from = 1
+    while true do
+      local a, b, inner = plain:find("%*%*%[(%u[%u%d]*%-%w+)%]%*%*", from)
+      if not a then break end
+      if not (opens_ok and a == first) then
+        err(k, string.format("clause marker [%s] in the middle of a line: a clause " ..
+          "must start a paragraph or list item", inner))
+      end
+      from = b + 1
+    end
+  end
 
   -- Collect the extent of a clause starting at line s.
   local function extent(s, kind, ind)
@@ -305,7 +354,12 @@ function M.parse_spec_file(root, rel)
         end
         local last = extent(i, kind, ind)
         local buf = { body }
-        for k = i + 1, last do buf[#buf + 1] = lines[k]; consumed[k] = true end
+        midline_markers(i, true)
+        for k = i + 1, last do
+          buf[#buf + 1] = lines[k]
+          consumed[k] = true
+          midline_markers(k, false)
+        end
         local text = M.normalise(table.concat(buf, "\n"))
         if ok and text == "" then
           err(i, string.format("clause [%s] has no text", id))
@@ -336,17 +390,7 @@ function M.parse_spec_file(root, rel)
           elseif rest:match("^%[%u+%-%d+%]") and not rest:match("^%[%u+%-%d+%]%(") then
             err(i, "clause id in brackets but not bold: write **[PREFIX-NNN]**")
           end
-          local s = 1
-          local plain = l:gsub("`[^`]*`", function(x) return string.rep(" ", #x) end)
-          while true do
-            local a, b, inner = plain:find("%*%*%[(%u[%u%d]*%-%w+)%]%*%*", s)
-            if not a then break end
-            if not (id and a == plain:find("%*%*%[", 1)) then
-              err(i, string.format("clause marker [%s] in the middle of a line: a clause " ..
-                "must start a paragraph or list item", inner))
-            end
-            s = b + 1
-          end
+          midline_markers(i, false)
           M.each_token(l, function(_, _, _, tok)
             refs[#refs + 1] = { id = tok, file = rel, line = i }
           end)
@@ -409,17 +453,22 @@ local function line_of(starts, pos)
   return lo
 end
 
--- Finds the `clauses = { ... }` list of a scenario: returns start, end positions.
-local function scenario_list(s)
-  local a, b = s:find("%f[%w_]clauses%s*=%s*{")
-  if not a then return nil end
-  local depth, p = 1, b + 1
-  while p <= #s and depth > 0 do
-    local c = s:sub(p, p)
-    if c == "{" then depth = depth + 1 elseif c == "}" then depth = depth - 1 end
-    p = p + 1
+-- Finds every `clauses = { ... }` list of a scenario file: a list of {start, end}.
+local function scenario_lists(s)
+  local out, from = {}, 1
+  while true do
+    local a, b = s:find("%f[%w_]clauses%s*=%s*{", from)
+    if not a then break end
+    local depth, p = 1, b + 1
+    while p <= #s and depth > 0 do
+      local c = s:sub(p, p)
+      if c == "{" then depth = depth + 1 elseif c == "}" then depth = depth - 1 end
+      p = p + 1
+    end
+    out[#out + 1] = { b, p - 1 }
+    from = p
   end
-  return b, p - 1
+  return out
 end
 
 local function default_kind(rel)
@@ -454,9 +503,8 @@ function M.scan_citations(root)
         local starts = line_index(s)
         local regions = {}
         if rel:match("^conformance/scenarios/.*%.lua$") then
-          local a, b = scenario_list(s)
-          if a then
-            regions[#regions + 1] = { a = a, b = b, kind = "scenario",
+          for _, ab in ipairs(scenario_lists(s)) do
+            regions[#regions + 1] = { a = ab[1], b = ab[2], kind = "scenario",
               name = rel:gsub("^conformance/scenarios/", ""):gsub("%.lua$", "") }
           end
         end
@@ -468,13 +516,13 @@ function M.scan_citations(root)
           end
         end
         local dk = default_kind(rel)
-        M.each_token(s, function(pos, _, _, tok)
+        M.each_citation(s, function(pos, tok, via_range)
           local kind, name = dk, nil
           for _, r in ipairs(regions) do
             if pos >= r.a and pos <= r.b then kind, name = r.kind, r.name end
           end
           cites[#cites + 1] = { id = tok, file = rel, line = line_of(starts, pos), kind = kind,
-            name = name }
+            name = name, via_range = via_range or nil }
         end)
       end
     end
@@ -511,7 +559,11 @@ function M.collect(root)
       by_id[d.id] = d
     end
   end
-  local cites = M.scan_citations(root)
+  local cites = {}
+  for _, ci in ipairs(M.scan_citations(root)) do
+    -- the inside of a range cites only clauses that exist
+    if not ci.via_range or by_id[ci.id] then cites[#cites + 1] = ci end
+  end
   for _, r in ipairs(refs) do cites[#cites + 1] = r end
   local by_cite = {}
   for _, c in ipairs(cites) do
@@ -592,6 +644,7 @@ function M.check(root)
     say("%d citation(s) of %d undefined id(s)", #undefined, n_undef_ids)
   end
 
+
   -- The committed index against the text.
   local idx_path = root .. "/spec/clauses.tsv"
   local committed = read_file(idx_path)
@@ -618,7 +671,7 @@ function M.check(root)
       say("spec/clauses.tsv differs from the spec text:")
       for _, d in ipairs(changed) do
         say("  WORDING CHANGED  %s (spec/%s:%d) \"%s\"", d.id, d.file, d.line, d.words)
-        say("    was: \"%s\"", old[d.id].words)
+        if old[d.id].words ~= d.words then say("    was: \"%s\"", old[d.id].words) end
         say("    evidence that cites it, to review against the new wording:")
         evidence_lines(c, d.id, "      ")
       end
@@ -685,7 +738,7 @@ A tag is a comment holding one or more ids.
    line, the next tag comment, or the closing brace of the block the tag sits in.
 Returns a list {id, file, line (of the tag), from, to}.
 ]]
-function M.code_blocks(root, rel)
+function M.code_blocks(root, rel, defined)
   local s = read_file(root .. "/" .. rel) or ""
   local lines = split_lines(s)
   local n = #lines
@@ -730,7 +783,13 @@ function M.code_blocks(root, rel)
   local blocks = {}
   for i = 1, n do
     local ids = {}
-    M.each_token(comment_of[i], function(_, _, _, tok) ids[#ids + 1] = tok end)
+    local seen = {}
+    M.each_citation(comment_of[i], function(_, tok, via_range)
+      if not seen[tok] and (not via_range or not defined or defined[tok]) then
+        seen[tok] = true
+        ids[#ids + 1] = tok
+      end
+    end)
     if #ids > 0 then
       local from, to = i, i
       if not code_of[i]:match("^%s*$") and not code_of[i]:match("^%s*[{}]?%s*$") then
@@ -811,7 +870,7 @@ function M.coverage(root, info_path, out_path)
   for _, rel in ipairs(files) do
     if rel:match("%.[ch]$") then
       local counts = lines_for(rel) or {}
-      for _, b in ipairs(M.code_blocks(root, rel)) do
+      for _, b in ipairs(M.code_blocks(root, rel, c.by_id)) do
         local p = per[b.id] or { sites = {}, lines = 0, executed = 0 }
         per[b.id] = p
         local nl, ne = 0, 0
@@ -891,8 +950,14 @@ function M.coverage(root, info_path, out_path)
     f:write(text)
     f:close()
   end
+  local n_not, n_noline = 0, 0
+  for _, r in ipairs(rows) do
+    if r.status == "NOT executed" then n_not = n_not + 1 end
+    if r.status == "no instrumented line" then n_noline = n_noline + 1 end
+  end
   say("coverage by clause: %d clauses, %d tagged in code, %d executed, %d tagged but not " ..
-    "executed", tn, tt, te, tt - te)
+    "executed (%d NOT executed, %d tagged only on declarations or comments)", tn, tt, te,
+    tt - te, n_not, n_noline)
   for _, r in ipairs(rows) do
     if r.status == "NOT executed" then say("  not executed: %s (%s)", r.d.id,
       table.concat(r.p.sites, ", ")) end

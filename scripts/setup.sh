@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # setup.sh -- README command 1: install what is missing, build, run the conformance matrix.
 #
-#   bash scripts/setup.sh
+#   bash scripts/setup.sh [--deps-only]
 #
 # 1. Installs the Debian packages the kit needs, only those missing (apt-get update once
 #    first; sudo when not root).
@@ -9,8 +9,18 @@
 #    uses them).
 # 3. Runs the main job, `build/op-conform run`, which prints the conformance matrix report.
 #    The exit status is op-conform's.
+# --deps-only stops after step 1 (.ci/run uses it before scripts/test.sh).
 # Idempotent; works from any current directory.
 set -euo pipefail
+
+deps_only=0
+for a in "$@"; do
+  case "$a" in
+    --deps-only) deps_only=1 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) echo "setup: unknown argument: $a (usage: scripts/setup.sh [--deps-only])" >&2; exit 2 ;;
+  esac
+done
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${OP_BUILD_DIR:-$root/build}" # OP_BUILD_DIR: another build folder (default build/)
@@ -40,6 +50,10 @@ if ((${#missing[@]})); then
   "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 else
   echo "setup: all packages present"
+fi
+
+if [ "$deps_only" -eq 1 ]; then
+  exit 0
 fi
 
 cmake -S "$root" -B "$build" -DOP_SANITIZE=ON -DOP_COVERAGE=OFF

@@ -548,6 +548,131 @@ OPT_TEST(failed_calls_change_nothing, "MESH-001") {
   op_mesh_free(m);
 }
 
+/* MESH-020: internal links come from neighbour codes only: strips 0-1-2 of a three-strip
+** tile link 0<->1 and 1<->2 (top edge 2 of strip k to strip k+1, bottom edge 0 of strip
+** k+1 to strip k), with side and target edge 0xFF and an interval of +0.0, +0.0. */
+OPT_TEST(internal_links, "MESH-020") {
+  static const float C3[4] = {0.0f, 1.0f, 2.0f, 4.0f};
+  op_mesh *m = mk(0.5, 4);
+  op_ref r = add(m, strip_tile(0, 0, 0, 0.0, 3, C3, 0.0f, 0.0f));
+  const opm_slot *sl = &m->slots[0];
+  OPT_CHECK(sl->nlinks == 4);
+  const opm_link *a = find_link(m, 0, 0, 2, r + 1), *b = find_link(m, 0, 1, 0, r),
+                 *c = find_link(m, 0, 1, 2, r + 2), *d = find_link(m, 0, 2, 0, r + 1);
+  OPT_CHECK(a && b && c && d);
+  for (uint32_t k = 0; k < sl->nlinks; k++) {
+    const opm_link *l = &sl->links[k];
+    OPT_CHECK(l->side == 0xFF && l->tedge == 0xFF && l->lo == 0.0f && l->hi == 0.0f &&
+              !signbit(l->lo) && !signbit(l->hi));
+  }
+  op_mesh_free(m);
+}
+
+/* MESH-025: an off-mesh link slot joins nothing in v0; it stays in the tile's bytes. A
+** square with one off-mesh link from (1, 0, 1) into the +x neighbour (5, 0, 1): the links
+** are those of the same square without it, and the record is 36 bytes longer. */
+OPT_TEST(offmesh_unconnected, "MESH-025") {
+  float verts[12] = {0, 0, 0, 4, 0, 0, 4, 0, 4, 0, 0, 4};
+  op_poly_desc poly;
+  memset(&poly, 0, sizeof poly);
+  poly.nverts = 4;
+  poly.flags = 1;
+  for (int k = 0; k < 4; k++) poly.verts[k] = (uint16_t)k;
+  poly.neis[0] = OP_NEI_PORTAL | 3u, poly.neis[1] = OP_NEI_PORTAL | 2u;
+  poly.neis[2] = OP_NEI_PORTAL | 1u, poly.neis[3] = OP_NEI_PORTAL | 0u;
+  op_offmesh_desc om = {{1, 0, 1}, {5, 0, 1}, 0.5f, 1, 0, 1, 7};
+  op_tile_desc d;
+  memset(&d, 0, sizeof d);
+  d.tiling = tiling();
+  d.nverts = 4, d.verts = verts, d.npolys = 1, d.polys = &poly;
+  d.noffmesh = 1, d.offmesh = &om;
+  op_tile *t = NULL;
+  op_error e;
+  OPT_CHECK(op_tile_create(&d, &t, &e) == OP_OK);
+  op_mesh *m1 = mk(0.5, 4), *m2 = mk(0.5, 4);
+  add(m1, t);
+  add(m1, square(1, 0, 0, 0.0));
+  add(m2, square(0, 0, 0, 0.0));
+  add(m2, square(1, 0, 0, 0.0));
+  op_bytes b1 = save(m1), b2 = save(m2);
+  OPT_CHECK(b1.len == b2.len + 36);
+  OPT_CHECK(m1->slots[0].nlinks == 1 && m2->slots[0].nlinks == 1 && m1->slots[1].nlinks == 1);
+  OPT_CHECK(m1->slots[0].links[0].target == m2->slots[0].links[0].target);
+  op_bytes_free(&b1);
+  op_bytes_free(&b2);
+  op_mesh_free(m1);
+  op_mesh_free(m2);
+}
+
+/* MESH-002: -0.0 in the origin and the climb is stored as +0.0, so tiles (which never hold
+** -0.0, FMT-012) still match and the bytes equal those of a mesh made with +0.0. */
+OPT_TEST(negative_zero_params, "MESH-002") {
+  op_mesh_params p = params(-0.0, 4);
+  p.tiling.origin[0] = -0.0;
+  p.tiling.origin[2] = -0.0;
+  op_mesh *m1 = NULL, *m2 = mk(0.0, 4);
+  op_error e;
+  OPT_CHECK(op_mesh_create(&p, &m1, &e) == OP_OK);
+  op_tile *t = square(0, 0, 0, 0.0);
+  op_ref r = 0;
+  OPT_CHECK(op_mesh_add_tile(m1, t, &r, &e) == OP_OK);
+  add(m2, t);
+  op_bytes b1 = save(m1), b2 = save(m2);
+  OPT_CHECK(b1.len > 0 && same_bytes(&b1, &b2));
+  op_bytes_free(&b1);
+  op_bytes_free(&b2);
+  op_mesh_free(m1);
+  op_mesh_free(m2);
+}
+
+/* MESH-024: after every step of a random history of adds, removes and replaces on a 3x3
+** grid with two layers, the stored links equal links recomputed from scratch (so the
+** restitched set is complete), and a snapshot restores the same bytes (SNAP-008). */
+OPT_TEST(random_history, "MESH-024") {
+  static const float CUTS[4][4] = {{0, 4}, {0, 1, 4}, {0, 2.5f, 4}, {0, 1, 3, 4}};
+  static const int NC[4] = {1, 2, 2, 3};
+  op_prng g;
+  op_prng_seed(&g, 20261129);
+  op_mesh *m = mk(0.5, 32);
+  int bad = 0, steps = 0;
+  uint32_t most = 0; /* the most external links seen at once: the history is not trivial */
+  for (int step = 0; step < 300; step++) {
+    int x = (int)op_prng_below(&g, 3), z = (int)op_prng_below(&g, 3);
+    int layer = (int)op_prng_below(&g, 2), c = (int)op_prng_below(&g, 4);
+    double oy = 0.25 * (double)op_prng_below(&g, 4);
+    int action = (int)op_prng_below(&g, 3);
+    op_error e;
+    op_ref r = 0;
+    op_tile *t = strip_tile(x, z, layer, oy, NC[c], CUTS[c], 0.0f, 0.0f);
+    if (action == 0) op_mesh_add_tile(m, t, &r, &e);
+    else if (action == 1) op_mesh_replace_tile(m, t, &r, &e);
+    else op_mesh_remove_tile(m, x, z, layer, &e);
+    op_tile_free(t);
+    if (r && op_prng_below(&g, 2)) op_mesh_set_poly_flags(m, r, (uint16_t)step, &e);
+    op_bytes b1 = save(m), s = {NULL, 0};
+    OPT_CHECK(opm_relink_all(m) == 0);
+    op_bytes b2 = save(m);
+    if (!same_bytes(&b1, &b2) || !links_symmetric(m)) bad++;
+    uint32_t ext = 0;
+    for (uint32_t k = 0; k < m->nslots; k++) ext += m->slots[k].tile ? count_ext(m, k) : 0;
+    if (ext > most) most = ext;
+    OPT_CHECK(op_mesh_snapshot_save(m, &s, &e) == OP_OK);
+    op_mesh *n = mk(0.5, 32);
+    OPT_CHECK(op_mesh_snapshot_load(n, s.data, s.len, &e) == OP_OK);
+    op_bytes b3 = save(n);
+    if (!same_bytes(&b1, &b3)) bad++;
+    steps++;
+    op_mesh_free(n);
+    op_bytes_free(&b1);
+    op_bytes_free(&b2);
+    op_bytes_free(&b3);
+    op_bytes_free(&s);
+  }
+  OPT_CHECK(bad == 0 && steps == 300 && most >= 40);
+  fprintf(stderr, "random_history: at most %u external links at once\n", most);
+  op_mesh_free(m);
+}
+
 typedef struct parts {
   char name[8][64];
   size_t off[8], len[8];
@@ -594,6 +719,27 @@ OPT_TEST(artifact_parts, "MESH-044") {
   k = opa_tile_record_skip(sn.data + p.off[5], p.len[5]);
   OPT_CHECK(k == 24 && p.len[5] == 24 + t1.len + 4 &&
             !memcmp(sn.data + p.off[5] + k, t1.data, t1.len));
+  /* the walkers only frame: on any corrupted or truncated input they stay in bounds */
+  int oob = 0;
+  for (int which = 0; which < 2; which++) {
+    const op_bytes *src = which ? &sn : &b;
+    uint8_t *c = malloc(src->len);
+    for (size_t off = 0; c && off < src->len; off++) {
+      for (int pat = 0; pat < 2; pat++) {
+        memcpy(c, src->data, src->len);
+        c[off] ^= pat ? 0xFF : 0x80;
+        for (size_t len = src->len; len + 3 > src->len && len > 0; len -= 1 + off % 2) {
+          memset(&p, 0, sizeof p);
+          if (which) opa_snapshot_parts(c, len, part_cb, &p);
+          else opa_mesh_parts(c, len, part_cb, &p);
+          for (int i = 0; i < p.n; i++)
+            if (p.off[i] > len || p.len[i] > len - p.off[i]) oob++;
+        }
+      }
+    }
+    free(c);
+  }
+  OPT_CHECK(oob == 0);
   op_bytes_free(&sn);
   op_bytes_free(&b);
   op_bytes_free(&t0);
@@ -620,4 +766,8 @@ OPT_RUN(save_layout);
 OPT_RUN(save_link_record);
 OPT_RUN(failed_calls_change_nothing);
 OPT_RUN(artifact_parts);
+OPT_RUN(internal_links);
+OPT_RUN(offmesh_unconnected);
+OPT_RUN(negative_zero_params);
+OPT_RUN(random_history);
 OPT_MAIN_END
