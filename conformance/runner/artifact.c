@@ -104,7 +104,7 @@ static void tile_difference(const uint8_t *e, size_t en, const uint8_t *a, size_
       char he[40] = "", ha[40] = "";
       for (size_t k = 0; k < fe->len && k < 8; k++) sprintf(he + 2 * k, "%02x", e[fe->off + k]);
       for (size_t k = 0; k < fa->len && k < 8; k++) sprintf(ha + 2 * k, "%02x", a[fa->off + k]);
-      snprintf(out, outlen, "%sfirst differing field %s (byte %zu): port %s, reference %s", where,
+      snprintf(out, outlen, "%sfirst differing field %s (byte %zu of the tile): port %s, reference %s", where,
                fe->name, fe->off, ha, he);
       done = 1;
     }
