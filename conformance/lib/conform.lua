@@ -23,7 +23,7 @@ local function sorted_entries(dir)
   for e in iter, st do
     if e:sub(1, 1) ~= "." then out[#out + 1] = e end
   end
-  table.sort(out) -- byte order: the scenario order of CONF-085
+  table.sort(out) -- byte order (the runner never sets a locale, so strcoll is strcmp): CONF-085
   return out
 end
 

@@ -8,6 +8,7 @@
 **   golden.c     golden files: read, compare, write
 **   report.c     the text and Markdown report
 **   traces.c     flat traces: export and check
+**   selftest.c   checks of the runner's own comparison rules
 */
 #ifndef OP_CONFORM_H
 #define OP_CONFORM_H
@@ -157,5 +158,10 @@ char *answer_mismatch(const opj *expect, const opj *answer);
 ** {"$bytes": n, "$xxh3": h}, {"ok": null} when any ok answer is acceptable, or
 ** {"error": {kind, field, value}}. */
 void expect_of_answer(opj_w *w, const opj *answer, int any_ok);
+
+/* ------------------------------------------------------------ selftest.c */
+
+/* `op-conform selftest`: the runner's comparison rules on hand-made inputs. */
+int selftest_main(void);
 
 #endif

@@ -6,6 +6,7 @@
 **   op-conform list
 **   op-conform export-traces DIR [--filter SUBSTR]
 **   op-conform check-traces DIR --port EXE [--filter SUBSTR] [--quiet] [--report FILE.md]
+**   op-conform selftest      (the runner's own comparison rules)
 **
 ** Common option --source DIR names the kit's source tree; without it the working
 ** directory is used when it holds conformance/lib/conform.lua, else the tree the runner
@@ -38,6 +39,7 @@ static int usage(void) {
           "       op-conform list\n"
           "       op-conform export-traces DIR [--filter SUBSTR]\n"
           "       op-conform check-traces DIR --port EXE [--filter SUBSTR] [--quiet] [--report FILE.md]\n"
+          "       op-conform selftest\n"
           "options for all: --source DIR (the kit's source tree)\n");
   return 2;
 }
@@ -230,6 +232,7 @@ int main(int argc, char **argv) {
   int is_run = !strcmp(o.cmd, "run"), is_regen = !strcmp(o.cmd, "regen");
   int is_list = !strcmp(o.cmd, "list"), is_export = !strcmp(o.cmd, "export-traces");
   int is_check = !strcmp(o.cmd, "check-traces");
+  if (!strcmp(o.cmd, "selftest")) return selftest_main();
   if (!(is_run || is_regen || is_list || is_export || is_check)) return usage();
   if ((is_export || is_check) && !o.dir) return usage();
   if (!(is_export || is_check) && o.dir) return usage();

@@ -1,0 +1,1 @@
+return function(OPS, session) end
