@@ -62,7 +62,7 @@ void op_bytes_free(op_bytes *b);
 op_status op_sincos(double a, double *s, double *c, op_error *err);
 
 /* Exact orientation of (a, b, c) on an integer grid: the sign (-1, 0, +1) of
-** (b-a) x (c-a). Coordinates up to |2^62|; exact for every input. */
+** (b-a) x (c-a). Exact for every int64 input (math.md, integer orientation). */
 int op_orient2d_i64(const int64_t a[2], const int64_t b[2], const int64_t c[2]);
 
 /* Exact orientation of float32 points (filter then exact fallback). */
@@ -153,7 +153,7 @@ uint64_t op_tile_content_id(const op_tile *t);
 void op_tile_view(const op_tile *t, op_tile_desc *view);
 void op_tile_free(op_tile *t);
 
-/* ------------------------------------------ tiled mesh (navmesh-format.md) */
+/* -------------------------------------------- tiled mesh (navmesh-mesh.md) */
 
 typedef uint64_t op_ref; /* 0 is the null reference */
 

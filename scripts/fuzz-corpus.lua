@@ -6,8 +6,10 @@
 --
 -- Every tile or snapshot byte string that a trace sends (tile.load, mesh.snapshot_load,
 -- including the malformed ones the error scenarios try) or expects back (tile.save,
--- mesh.snapshot_save) becomes one file, named by the FNV-1a 64 hash of its bytes, in
--- <out>/tile_bytes/ or <out>/snapshot_bytes/. Re-running adds nothing twice.
+-- mesh.snapshot_save) becomes one file, and so does each scenario's request stream (one
+-- request per line, for protocol_request), named by the FNV-1a 64 hash of its bytes, in
+-- <out>/tile_bytes/, <out>/snapshot_bytes/ or <out>/protocol_request/. Re-running adds
+-- nothing twice.
 local lfs = require "lfs"
 
 local traces, out = arg[1], arg[2]
@@ -59,12 +61,20 @@ local function emit(harness, hex)
 end
 
 local function scan(path)
+  local requests = {}
   for line in io.lines(path) do
+    local req = line:match('^{"request":(%b{})')
+    if req then requests[#requests + 1] = req end
     local op = line:match('"op":"([%w_%.]+)"')
     local harness = op and HARNESS[op]
     if harness then
       for hex in line:gmatch('"bytes":"([0-9a-f]*)"') do emit(harness, hex) end
     end
+  end
+  -- The whole request stream of a scenario is one protocol_request input (small ones only).
+  local stream = table.concat(requests, "\n")
+  if #requests > 0 and #stream <= 65536 then
+    emit("protocol_request", (stream:gsub(".", function(c) return string.format("%02x", c:byte()) end)))
   end
 end
 

@@ -18,7 +18,7 @@ fi
 engine=${FUZZ_ENGINE:-libfuzzer}
 cflags="-std=c11 -O1 -g -ffp-contract=off -Iinclude -Iref -Iport $(pkg-config --cflags libxxhash)"
 libs="$(pkg-config --libs libxxhash) -lm"
-srcs=$(ls ref/*.c)
+srcs="$(ls ref/*.c) $(ls port/*.c | grep -v port/main.c)"
 for n in "${names[@]}"; do
   exe=$out/$n-$engine
   case $engine in
