@@ -114,7 +114,7 @@ local function decode(text)
         n.f = tonumber(lit .. ".0") or tonumber(lit) + 0.0
       end
     else
-      n.f = tonumber(lit) + 0.0
+      n.f = tonumber(lit) -- a literal with a fraction or an exponent reads as a float (-0.0 kept)
     end
     if n.f == math.huge or n.f == -math.huge then fail("argument", pos, "number overflows binary64") end
     pos = e2 + 1

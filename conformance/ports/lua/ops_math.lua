@@ -12,7 +12,7 @@ local function dec_i64(s, field)
   if digits == "" then return 0 end
   local text = neg .. digits
   local limit = neg == "-" and "9223372036854775808" or "9223372036854775807"
-  if #digits > 19 or (#digits == 19 and digits > limit) then fail("out_of_range", field, text) end
+  if #digits > 19 or (#digits == 19 and digits > limit) then fail("out_of_range", field, s) end
   if text == "-9223372036854775808" then return math.mininteger end
   return math.tointeger(tonumber(text))
 end
@@ -27,7 +27,7 @@ local function i64_coord(v, field)
   if type(v) == "string" then return dec_i64(v, field) end
   local n = P.as_int(v)
   if n == nil then fail("argument", field, "") end
-  if math.type(n) ~= "integer" or n > (1 << 53) or n < -(1 << 53) then fail("argument", field, P.vint(n)) end
+  if n > (1 << 53) or n < -(1 << 53) then fail("argument", field, P.vint(n)) end
   return n
 end
 
@@ -85,10 +85,11 @@ return function(OPS, session)
 
   OPS["prng.below"] = function(args)
     local g = session:get(args.map.prng, "prng", "prng")
+    -- MATH-054 names count before n in its text; the reference checks count first.
+    local n = count_arg(args)
     local nv = P.as_u64(args.map.n)
     if nv == nil then fail("argument", "n", "") end
     if nv == 0 then fail("out_of_range", "n", args.map.n) end
-    local n = count_arg(args)
     local r = json.array({})
     for i = 1, n do r[i] = P.u64hex(m.prng_below(g, nv)) end
     r.n = n

@@ -15,7 +15,7 @@ return function(OPS, session)
     local v = args.map.handle
     local h = P.as_int(v)
     if h == nil then fail("argument", "handle", "") end
-    if math.type(h) ~= "integer" or not session.objs[h] then
+    if not session.objs[h] then
       fail("argument", "handle", P.vint(h), "no live object has this handle: handle = " .. P.vint(h))
     end
     session.objs[h] = nil
@@ -43,9 +43,7 @@ return function(OPS, session)
     end
     each("f64", function(v) local f = P.as_double(v); return f end)
     each("i64", function(v)
-      local n = P.as_int(v)
-      if n == nil or math.type(n) ~= "integer" then return nil end
-      return n
+      return P.as_int(v)
     end)
     each("u64", function(v) if P.as_u64(v) then return v end end)
     each("bytes", function(v) if P.as_bytes(v) then return v end end)

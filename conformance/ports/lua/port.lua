@@ -11,8 +11,7 @@ local session = P.new_session()
 require("ops_session")(OPS, session)
 require("ops_math")(OPS, session)
 require("ops_tile")(OPS, session)
-local ok_mesh, mesh_mod = pcall(require, "ops_mesh")
-if ok_mesh then mesh_mod(OPS, session) end
+require("ops_mesh")(OPS, session)
 
 local MAX_LINE = 67108864
 

@@ -11,10 +11,7 @@ end
 local fail = M.fail
 
 -- CONF-013 value texts.
-function M.vint(v) -- integer (Lua integer or exact huge float)
-  if math.type(v) == "integer" then return string.format("%d", v) end
-  return string.format("%.0f", v)
-end
+function M.vint(v) return string.format("%d", v) end
 M.vdouble = json.fmt_double
 
 -- CONF-012: cut to n bytes, dropping an incomplete UTF-8 sequence at the end.
@@ -44,16 +41,17 @@ function M.as_double(v)
   return nil
 end
 
--- CONF-032: an integer. Returns the value (a Lua integer, or +-math.huge for an integral
--- value beyond 64 bits), or nil when it is not an integral JSON number.
+-- CONF-032: an integer. Returns a Lua integer, or nil when the argument is not a JSON number
+-- with an integral value that fits 64 bits (signed). An integral value beyond 64 bits is
+-- treated as "not an integer" (kind argument), as the reference does (see the port review).
 function M.as_int(v)
   if not M.is_num(v) then return nil end
   if v.int then return v.int end
-  if v.bigint then return v.text:sub(1, 1) == "-" and -math.huge or math.huge end
+  if v.bigint then return nil end
   local f = v.f
   if f ~= math.floor(f) then return nil end
   if f >= -0x1p63 and f < 0x1p63 then return math.tointeger(f) end
-  return f
+  return nil
 end
 
 -- CONF-033
@@ -100,7 +98,7 @@ end
 function Session:get(v, field, kind)
   local h = M.as_int(v)
   if h == nil then fail("argument", field, "") end
-  local e = math.type(h) == "integer" and self.objs[h]
+  local e = self.objs[h]
   if not e or e.kind ~= kind then
     fail("argument", field, M.vint(h), "no live " .. kind .. " has this handle: " .. field .. " = " .. M.vint(h))
   end
