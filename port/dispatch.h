@@ -50,6 +50,9 @@ extern const opd_op opd_ops_math[];    /* math.*, prng.* (port/ops_math.c) */
 extern const opd_op opd_ops_format[];  /* tile.* (port/ops_tile.c) */
 extern const opd_op opd_ops_mesh[];    /* mesh.* (port/ops_mesh.c) */
 extern const opd_op opd_ops_session[]; /* "hello", "artifact", "drop" ... */
+extern const opd_op opd_ops_build2d[]; /* build2d.* (port/ops_build2d.c; added by 2D TILES) */
+extern const opd_op opd_ops_build3d[]; /* settings.*, obj.parse, level.generate (port/ops_build3d.c) */
+extern const opd_op opd_ops_spans[];   /* spans.* (port/ops_spans.c) */
 
 /* Kind-agnostic drop (session op "drop"); 0, or -1 if no such live handle. */
 int opd_drop_any(opd_session *s, int64_t handle);
