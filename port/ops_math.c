@@ -14,28 +14,17 @@
 
 #define MATH_MAX_COUNT 65536 /* MATH-054 */
 
-/* Text of a JSON value for error records: numbers in shortest form, strings as is. */
-static void value_text(const opj *v, char *buf, size_t size) {
-  if (!v) snprintf(buf, size, "(absent)");
-  else if (v->type == OPJ_NUM) op_format_double(buf, size, v->num);
-  else if (v->type == OPJ_STR) snprintf(buf, size, "%s", v->str);
-  else if (v->type == OPJ_ARR) snprintf(buf, size, "(array of %zu)", v->n);
-  else if (v->type == OPJ_OBJ) snprintf(buf, size, "(object)");
-  else if (v->type == OPJ_BOOL) snprintf(buf, size, "%s", v->b ? "true" : "false");
-  else snprintf(buf, size, "null");
-}
-
-static op_status bad_arg(op_error *err, const char *field, const opj *v, const char *why) {
-  char buf[64];
-  value_text(v, buf, sizeof buf);
-  return op_fail(err, OP_E_ARGUMENT, field, buf, "%s", why);
+/* CONF-035, CONF-013: an argument that is absent or not of its form is an argument error
+** with the empty value text. */
+static op_status bad_arg(op_error *err, const char *field, const char *why) {
+  return op_fail(err, OP_E_ARGUMENT, field, "", "%s", why);
 }
 
 /* A point: an array of exactly two items. */
 static op_status get_pair(const opj *args, const char *key, const opj **out, op_error *err) {
   const opj *v = opj_get(args, key);
   if (!v || v->type != OPJ_ARR || v->n != 2)
-    return bad_arg(err, key, v, "a point is an array of two coordinates");
+    return bad_arg(err, key, "a point is an array of two coordinates");
   *out = v;
   return OP_OK;
 }
@@ -45,7 +34,7 @@ static op_status get_pair(const opj *args, const char *key, const opj **out, op_
 static op_status op_math_sincos(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   const opj *v = opj_get(args, "a");
   double a, sn, cs;
-  if (opj_double(v, &a)) return bad_arg(err, "a", v, "a must be a number"); /* MATH-050 */
+  if (opj_double(v, &a)) return bad_arg(err, "a", "a must be a number"); /* MATH-050 */
   op_status st = op_sincos(a, &sn, &cs, err);                                /* MATH-030 */
   if (st != OP_OK) return st;
   opj_w_key(res, "s");
@@ -57,36 +46,40 @@ static op_status op_math_sincos(opd_session *s, const opj *args, opj_w *res, op_
 
 /* ------------------------------------------------------ math.orient2d_i64 */
 
-/* MATH-051: a JSON integer with |v| <= 2^53, or a decimal string -?[0-9]+ in int64. */
+/* MATH-051: a JSON integer (CONF-032) with |v| <= 2^53, or a decimal string -?[0-9]+ in
+** int64. Value texts (CONF-013): empty for a value not of the form; the exact decimal
+** integer for an integral number beyond 2^53 (never through binary64, CONF-032); the string
+** as given for a decimal string outside int64. */
 static op_status get_coord_i64(const opj *v, const char *field, int64_t *out, op_error *err) {
   if (v && v->type == OPJ_NUM) {
-    if (opj_int(v, -9007199254740992LL, 9007199254740992LL, out))
-      return bad_arg(err, field, v, "a coordinate number must be an integer with |v| <= 2^53");
+    int64_t x;
+    if (opj_int(v, INT64_MIN, INT64_MAX, &x))
+      return bad_arg(err, field, "a coordinate number must be an integer");
+    if (x < -9007199254740992LL || x > 9007199254740992LL)
+      return op_fail_i(err, OP_E_ARGUMENT, field, x, "a coordinate number must have |v| <= 2^53");
+    *out = x;
     return OP_OK;
   }
   if (!v || v->type != OPJ_STR)
-    return bad_arg(err, field, v, "a coordinate is an integer number or a decimal string");
+    return bad_arg(err, field, "a coordinate is an integer number or a decimal string");
   const char *p = v->str;
   size_t n = v->len, i = 0;
   int neg = 0;
   if (n > 0 && p[0] == '-') { neg = 1; i = 1; }
-  if (i == n) return bad_arg(err, field, v, "a decimal string needs digits");
+  if (i == n) return bad_arg(err, field, "a decimal string needs digits");
   /* Accumulate the magnitude, saturating once it exceeds 2^63. */
   const uint64_t lim = (uint64_t)1 << 63;
   uint64_t mag = 0;
   int over = 0;
   for (; i < n; i++) {
     if (p[i] < '0' || p[i] > '9')
-      return bad_arg(err, field, v, "a decimal string is an optional '-' and digits");
+      return bad_arg(err, field, "a decimal string is an optional '-' and digits");
     unsigned d = (unsigned)(p[i] - '0');
     if (!over && mag > (lim - d) / 10) over = 1;
     if (!over) mag = mag * 10 + d;
   }
-  if (over || mag > lim || (!neg && mag == lim)) {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.*s", (int)(n < 60 ? n : 60), p);
-    return op_fail(err, OP_E_RANGE, field, buf, "coordinate outside the 64-bit range");
-  }
+  if (over || mag > lim || (!neg && mag == lim)) /* CONF-013: the string as given, cut by CONF-012 */
+    return op_fail(err, OP_E_RANGE, field, p, "coordinate outside the 64-bit range");
   *out = neg ? (int64_t)(0u - mag) : (int64_t)mag;
   return OP_OK;
 }
@@ -125,7 +118,7 @@ static op_status op_math_orient_f32(opd_session *s, const opj *args, opj_w *res,
       const opj *v = opj_at(arr, (size_t)j);
       double d;
       if (!v || v->type != OPJ_NUM || opj_double(v, &d))
-        return bad_arg(err, field, v, "a coordinate must be a finite number");
+        return bad_arg(err, field, "a coordinate must be a finite number");
       if (!op_is_f32(d)) /* MATH-052, MATH-009 */
         return op_fail_d(err, OP_E_ARGUMENT, field, d, "coordinate is not exactly a float32");
       pt[i][j] = op_to_f32(d);
@@ -142,7 +135,7 @@ static op_status op_prng_new(opd_session *s, const opj *args, opj_w *res, op_err
   const opj *v = opj_get(args, "seed");
   uint64_t seed;
   if (opj_u64hex(v, &seed)) /* MATH-053 */
-    return bad_arg(err, "seed", v, "seed must be 16 lower-case hex digits");
+    return bad_arg(err, "seed", "seed must be 16 lower-case hex digits");
   op_prng *r = malloc(sizeof *r);
   if (!r) return op_fail(err, OP_E_NOMEM, "seed", "", "out of memory");
   op_prng_seed(r, seed); /* MATH-042 */
@@ -154,16 +147,20 @@ static op_status op_prng_new(opd_session *s, const opj *args, opj_w *res, op_err
   return OP_OK;
 }
 
-/* MATH-054: the PRNG handle and the count, checked in that order. */
+/* MATH-054: the PRNG handle, then the count (form, then range); prng.below checks n after
+** both. A handle that is an integer but not a live PRNG is reported with its decimal value
+** (CONF-042, CONF-013). */
 static op_status get_prng_count(opd_session *s, const opj *args, op_prng **r, int64_t *count,
                                 op_error *err) {
   const opj *v = opj_get(args, "prng");
   int64_t h;
-  if (opj_int(v, INT64_MIN, INT64_MAX, &h) || !(*r = opd_lookup(s, OPD_PRNG, h)))
-    return bad_arg(err, "prng", v, "prng must be the handle of a PRNG of this session");
+  if (opj_int(v, INT64_MIN, INT64_MAX, &h))
+    return bad_arg(err, "prng", "prng must be the handle of a PRNG of this session");
+  if (!(*r = opd_lookup(s, OPD_PRNG, h)))
+    return op_fail_i(err, OP_E_ARGUMENT, "prng", h, "no PRNG of this session has this handle");
   v = opj_get(args, "count");
-  if (!v || v->type != OPJ_NUM || opj_int(v, INT64_MIN, INT64_MAX, count))
-    return bad_arg(err, "count", v, "count must be an integer");
+  if (opj_int(v, INT64_MIN, INT64_MAX, count))
+    return bad_arg(err, "count", "count must be an integer");
   if (*count < 0 || *count > MATH_MAX_COUNT)
     return op_fail_i(err, OP_E_RANGE, "count", *count, "count must be in 0..65536");
   return OP_OK;
@@ -188,7 +185,7 @@ static op_status op_prng_below_op(opd_session *s, const opj *args, opj_w *res, o
   if (st != OP_OK) return st;
   const opj *v = opj_get(args, "n");
   uint64_t n;
-  if (opj_u64hex(v, &n)) return bad_arg(err, "n", v, "n must be 16 lower-case hex digits");
+  if (opj_u64hex(v, &n)) return bad_arg(err, "n", "n must be 16 lower-case hex digits"); /* MATH-054 */
   if (n == 0) return op_fail(err, OP_E_RANGE, "n", "0000000000000000", "n must be at least 1");
   opj_w_key(res, "values");
   opj_w_arr_begin(res);

@@ -32,6 +32,7 @@ static op_status get_double(const opj *v, const char *field, double *out, op_err
   return OP_OK;
 }
 
+/* MESH-051: a handle is resolved as it is read, before the next argument is decoded. */
 static op_status get_mesh(opd_session *s, const opj *args, op_mesh **m, op_error *err) {
   int64_t h;
   if (opj_int(opj_get(args, "mesh"), INT64_MIN, INT64_MAX, &h))

@@ -124,19 +124,20 @@ static op_status dec_polys(const opj *jp, targs *a, op_error *err) {
     op_poly_desc *p = &a->polys[i];
     snprintf(f, sizeof f, "polys[%zu]", i);
     if (o->type != OPJ_OBJ) return opd_arg_error(err, f, "must be an object");
+    /* FMT-074: verts completely (length, then elements), then neis completely */
     const opj *jv = opj_get(o, "verts"), *jn = opj_get(o, "neis");
     snprintf(f, sizeof f, "polys[%zu].verts", i);
     if (!jv || jv->type != OPJ_ARR || jv->n > OP_MAX_VERTS_PER_POLY)
       return opd_arg_error(err, f, "must be an array of at most 12 vertex indices");
-    snprintf(f, sizeof f, "polys[%zu].neis", i);
-    if (!jn || jn->type != OPJ_ARR || jn->n != jv->n)
-      return opd_arg_error(err, f, "must be an array as long as verts");
     p->nverts = (uint8_t)jv->n;
     for (size_t j = 0; j < jv->n; j++) {
       snprintf(f, sizeof f, "polys[%zu].verts[%zu]", i, j);
       if ((s = get_int(jv->items[j], f, 0, 65535, &v, err))) return s;
       p->verts[j] = (uint16_t)v;
     }
+    snprintf(f, sizeof f, "polys[%zu].neis", i);
+    if (!jn || jn->type != OPJ_ARR || jn->n != jv->n)
+      return opd_arg_error(err, f, "must be an array as long as verts");
     for (size_t j = 0; j < jn->n; j++) {
       snprintf(f, sizeof f, "polys[%zu].neis[%zu]", i, j);
       if ((s = get_int(jn->items[j], f, 0, 65535, &v, err))) return s;
@@ -167,17 +168,16 @@ static op_status dec_points(const opj *jv, const char *name, float **out, uint32
   return OP_OK;
 }
 
-static op_status dec_detail(const opj *jd, const opj *jt, targs *a, op_error *err) {
-  size_t n = jd ? jd->n : 0, nt = jt ? jt->n : 0;
+/* FMT-074: detail records, members in FMT-070's order: vert_base, vert_count, tri_base,
+** tri_count. */
+static op_status dec_detail(const opj *jd, targs *a, op_error *err) {
+  size_t n = jd ? jd->n : 0;
   a->detail = calloc(n + 1, sizeof *a->detail);
-  a->dtris = calloc(4 * nt + 1, 1);
-  if (!a->detail || !a->dtris) return nomem(err);
+  if (!a->detail) return nomem(err);
   a->d.ndetail = (uint32_t)n;
-  a->d.ndetail_tris = (uint32_t)nt;
   char f[96];
   op_status s;
-  int64_t v;
-  static const char *keys[4] = {"vert_base", "tri_base", "vert_count", "tri_count"};
+  static const char *keys[4] = {"vert_base", "vert_count", "tri_base", "tri_count"};
   for (size_t i = 0; i < n; i++) {
     const opj *o = jd->items[i];
     snprintf(f, sizeof f, "detail[%zu]", i);
@@ -185,13 +185,26 @@ static op_status dec_detail(const opj *jd, const opj *jt, targs *a, op_error *er
     int64_t r[4];
     for (int k = 0; k < 4; k++) {
       snprintf(f, sizeof f, "detail[%zu].%s", i, keys[k]);
-      if ((s = get_int(opj_get(o, keys[k]), f, 0, k < 2 ? UINT32_MAX : 255, &r[k], err))) return s;
+      if ((s = get_int(opj_get(o, keys[k]), f, 0, (k % 2) == 0 ? UINT32_MAX : 255, &r[k], err)))
+        return s;
     }
     a->detail[i].vert_base = (uint32_t)r[0];
-    a->detail[i].tri_base = (uint32_t)r[1];
-    a->detail[i].vert_count = (uint8_t)r[2];
+    a->detail[i].vert_count = (uint8_t)r[1];
+    a->detail[i].tri_base = (uint32_t)r[2];
     a->detail[i].tri_count = (uint8_t)r[3];
   }
+  return OP_OK;
+}
+
+/* FMT-074: detail triangles, each an array of 4 u8 (length, then elements). */
+static op_status dec_dtris(const opj *jt, targs *a, op_error *err) {
+  size_t nt = jt ? jt->n : 0;
+  a->dtris = calloc(4 * nt + 1, 1);
+  if (!a->dtris) return nomem(err);
+  a->d.ndetail_tris = (uint32_t)nt;
+  char f[96];
+  op_status s;
+  int64_t v;
   for (size_t i = 0; i < nt; i++) {
     const opj *o = jt->items[i];
     snprintf(f, sizeof f, "detail_tris[%zu]", i);
@@ -245,7 +258,7 @@ static op_status dec_offmesh(const opj *jo, targs *a, op_error *err) {
   return OP_OK;
 }
 
-/* FMT-070: decodes tile.create's args into a->d. */
+/* FMT-070, FMT-074: decodes tile.create's args into a->d, in FMT-070's order. */
 static op_status dec_tile(const opj *args, targs *a, op_error *err) {
   memset(a, 0, sizeof *a);
   int64_t v;
@@ -258,17 +271,19 @@ static op_status dec_tile(const opj *args, targs *a, op_error *err) {
   a->d.layer = (int32_t)v;
   if ((s = dec_tiling(args, &a->d.tiling, err))) return s;
   if ((s = get_double(opj_get(args, "origin_y"), "origin_y", &a->d.origin_y, err))) return s;
+  /* FMT-074: each list completely (its form, then its elements) before the next one. */
   const opj *jv, *jp, *jd, *jdv, *jdt, *jo;
   if ((s = get_arr(args, "verts", 1, &jv, err))) return s;
-  if ((s = get_arr(args, "polys", 1, &jp, err))) return s;
-  if ((s = get_arr(args, "detail", 0, &jd, err))) return s;
-  if ((s = get_arr(args, "detail_verts", 0, &jdv, err))) return s;
-  if ((s = get_arr(args, "detail_tris", 0, &jdt, err))) return s;
-  if ((s = get_arr(args, "offmesh", 0, &jo, err))) return s;
   if ((s = dec_points(jv, "verts", &a->verts, &a->d.nverts, err))) return s;
+  if ((s = get_arr(args, "polys", 1, &jp, err))) return s;
   if ((s = dec_polys(jp, a, err))) return s;
-  if ((s = dec_detail(jd, jdt, a, err))) return s;
+  if ((s = get_arr(args, "detail", 0, &jd, err))) return s;
+  if ((s = dec_detail(jd, a, err))) return s;
+  if ((s = get_arr(args, "detail_verts", 0, &jdv, err))) return s;
   if ((s = dec_points(jdv, "detail_verts", &a->dverts, &a->d.ndetail_verts, err))) return s;
+  if ((s = get_arr(args, "detail_tris", 0, &jdt, err))) return s;
+  if ((s = dec_dtris(jdt, a, err))) return s;
+  if ((s = get_arr(args, "offmesh", 0, &jo, err))) return s;
   if ((s = dec_offmesh(jo, a, err))) return s;
   a->d.verts = a->verts;
   a->d.polys = a->polys;

@@ -122,7 +122,7 @@ typedef struct tgeom {
 } tgeom;
 
 /* FMT-009 .. FMT-011: one tile-local float32 coordinate triple of a vertex, detail vertex
-** or off-mesh start. `base` is e.g. "verts[3]". */
+** or off-mesh start, x then y then z, each completely (FMT-052). `base` is e.g. "verts[3]". */
 static op_status check_local(const tgeom *g, const char *base, const float *v, op_error *err) {
   char f[96];
   for (int k = 0; k < 3; k++) {
@@ -344,7 +344,7 @@ static op_status check_detail(const op_tile_desc *d, const tgeom *g, op_error *e
     op_status s = check_local(g, base, &d->detail_verts[3 * (size_t)i], err);
     if (s) return s;
   }
-  for (uint32_t i = 0; i < d->ndetail; i++) { /* FMT-025 */
+  for (uint32_t i = 0; i < d->ndetail; i++) { /* FMT-025, FMT-052: per index, then the flags */
     const op_detail_desc *r = &d->detail[i];
     unsigned lim = (unsigned)d->polys[i].nverts + r->vert_count;
     for (uint32_t t = r->tri_base; t < r->tri_base + r->tri_count; t++) {
@@ -555,7 +555,14 @@ op_status op_tile_create(const op_tile_desc *d, op_tile **out, op_error *err) {
   /* Counts first: they bound the copies below (same result as FMT-050, whose header
   ** checks come first, because the header checks do not read the arrays). */
   tgeom g;
-  op_status s = check_header(d, &g, err);
+  /* FMT-012: the header's binary64 fields are checked after -0.0 -> +0.0, so an error
+  ** reports the replaced value (a -0.0 cell size is out of range with value 0). */
+  op_tile_desc hd = *d;
+  for (int k = 0; k < 3; k++) hd.tiling.origin[k] = canon_d(d->tiling.origin[k]);
+  hd.tiling.cell_size = canon_d(d->tiling.cell_size);
+  hd.tiling.cell_height = canon_d(d->tiling.cell_height);
+  hd.origin_y = canon_d(d->origin_y);
+  op_status s = check_header(&hd, &g, err);
   if (!s) s = check_counts(d, err);
   if (s) return s;
   if ((d->nverts && !d->verts) || (d->npolys && !d->polys) || (d->ndetail && !d->detail) ||

@@ -6,6 +6,9 @@
 #   clauses/matrix    the clause x evidence matrix builds, one row per clause
 #                     (written into the build dir, not into out/)
 #   clauses/selftest  the tools themselves, on the fixtures in tests/fixtures/clauses/
+#   port-lua/GROUP    the independent pure-Lua port (conformance/ports/lua) passes the
+#                     scenario groups it covers: conformance, math, format (CONF-090)
+#   port-lua/xxh3-vectors  its XXH3 reproduces the test vectors of CONF-065
 
 add_test(NAME clauses/check
          COMMAND ${LUA_EXE} scripts/clauses.lua check
@@ -15,4 +18,20 @@ add_test(NAME clauses/matrix
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 add_test(NAME clauses/selftest
          COMMAND ${LUA_EXE} tests/fixtures/clauses/selftest.lua
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
+# The independent pure-Lua port (conformance/ports/lua), written from the spec text alone,
+# driven through the protocol like any port (CONF-090): evidence that the spec is portable.
+# One test per scenario group the port covers; plain build only; skipped (exit 77) when the
+# lua5.4 interpreter is not on PATH at test time.
+foreach(group conformance math format)
+  add_test(NAME port-lua/${group}
+           COMMAND sh -c "command -v lua5.4 >/dev/null 2>&1 || { echo 'lua5.4 not found: skipped'; exit 77; }; exec \"$0\" run --quiet --port \"$1\" --filter \"$2\""
+                   $<TARGET_FILE:op-conform> ${CMAKE_SOURCE_DIR}/conformance/ports/lua/onepath-port-lua ${group}/
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(port-lua/${group} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
+# The test vectors of CONF-065, read from the spec text, against the port's own XXH3.
+add_test(NAME port-lua/xxh3-vectors
+         COMMAND ${LUA_EXE} conformance/ports/lua/xxh3_vectors.lua ${CMAKE_SOURCE_DIR}
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

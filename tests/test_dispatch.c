@@ -175,6 +175,96 @@ OPT_TEST(echo_values, "CONF-053") {
   opd_session_free(s);
 }
 
+/* Checks that request `req` (id 1) fails with kind, field and exactly value. */
+static int fails_with(opd_session *s, const char *req, const char *kind, const char *field,
+                      const char *value) {
+  opj_doc *d = run(s, req);
+  int ok = is_error(d, 1, kind, field, value);
+  if (!ok) fprintf(stderr, "  request: %s\n", req);
+  opj_free(d);
+  return ok;
+}
+
+/* CONF-013, CONF-035 in the math ops (MATH-050 .. MATH-054): an argument that is absent or
+** not of its form has the empty value; a value of the right form that a rule rejects has the
+** text of its type; an integer is never written through binary64 (CONF-032). Expected texts
+** are derived from the clauses. */
+OPT_TEST(math_value_texts, "CONF-013, CONF-032, CONF-035, MATH-051, MATH-054") {
+  opd_session *s = opd_session_new();
+  const char *P = "{\"id\":1,\"op\":\"math.orient2d_i64\",\"args\":";
+  char req[512];
+#define ORIENT(args) (snprintf(req, sizeof req, "%s%s}", P, args), req)
+  /* absent or malformed: empty */
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"math.sincos\",\"args\":{\"a\":\"one\"}}", "argument", "a", ""));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"math.sincos\",\"args\":{}}", "argument", "a", ""));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0],\"b\":[1,0],\"c\":[0,1]}"), "argument", "a", ""));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0]}"), "argument", "c", ""));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,1.5],\"c\":[0,1]}"), "argument", "b[1]", ""));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[\"12x\",1]}"), "argument", "c[0]", ""));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[\"+12\",1]}"), "argument", "c[0]", ""));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[\"-\",1]}"), "argument", "c[0]", ""));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[true,1]}"), "argument", "c[0]", ""));
+  /* CONF-032: integral but beyond 64 bits is not an integer: empty */
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[1e30,1]}"), "argument", "c[0]", ""));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[99999999999999999999,1]}"),
+                       "argument", "c[0]", ""));
+  /* MATH-051: an integer beyond 2^53: its exact decimal digits, never through binary64 */
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[9007199254740993,1]}"),
+                       "argument", "c[0]", "9007199254740993"));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[-9007199254740993,1]}"),
+                       "argument", "c[0]", "-9007199254740993"));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[1.152921504606847e+18,1]}"),
+                       "argument", "c[0]", "1152921504606846976"));
+  /* a decimal string outside int64: the string as given (leading zeros kept), cut at 63 bytes */
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,\"00009223372036854775808\"],\"b\":[1,0],\"c\":[0,1]}"),
+                       "out_of_range", "a[1]", "00009223372036854775808"));
+  OPT_CHECK(fails_with(s, ORIENT("{\"a\":[0,0],\"b\":[1,0],\"c\":[\"-"
+                                 "1234567890123456789012345678901234567890123456789012345678901234567890\",1]}"),
+                       "out_of_range", "c[0]",
+                       "-12345678901234567890123456789012345678901234567890123456789012"));
+#undef ORIENT
+  /* orient2d_f32 */
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"math.orient2d_f32\",\"args\":{\"b\":[1,0],\"c\":[0,1]}}",
+                       "argument", "a", ""));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"math.orient2d_f32\",\"args\":{\"a\":[\"NaN\",0],\"b\":[1,0],\"c\":[0,1]}}",
+                       "argument", "a[0]", ""));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"math.orient2d_f32\",\"args\":{\"a\":[0,0],\"b\":[1,0.1],\"c\":[0,1]}}",
+                       "argument", "b[1]", "0.1"));
+  /* prng */
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"prng.new\",\"args\":{\"seed\":\"xyz\"}}", "argument", "seed", ""));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"prng.new\",\"args\":{\"seed\":5}}", "argument", "seed", ""));
+  opj_doc *d = run(s, "{\"id\":1,\"op\":\"prng.new\",\"args\":{\"seed\":\"0000000000000000\"}}");
+  int64_t g = 0;
+  OPT_CHECK(ok_of(d, 1) && opj_int(opj_get(ok_of(d, 1), "handle"), 1, 1000, &g) == 0);
+  opj_free(d);
+  char rq[256];
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"prng.next_u64\",\"args\":{\"prng\":%lld,\"count\":1.5}}", (long long)g);
+  OPT_CHECK(fails_with(s, rq, "argument", "count", ""));
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"prng.next_u64\",\"args\":{\"prng\":%lld,\"count\":1e30}}", (long long)g);
+  OPT_CHECK(fails_with(s, rq, "argument", "count", ""));
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"prng.unit\",\"args\":{\"prng\":%lld}}", (long long)g);
+  OPT_CHECK(fails_with(s, rq, "argument", "count", ""));
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"prng.next_u64\",\"args\":{\"prng\":%lld,\"count\":9007199254740993}}",
+           (long long)g);
+  OPT_CHECK(fails_with(s, rq, "out_of_range", "count", "9007199254740993"));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"prng.unit\",\"args\":{\"prng\":9007199254740993,\"count\":1}}",
+                       "argument", "prng", "9007199254740993"));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"prng.unit\",\"args\":{\"prng\":\"1\",\"count\":1}}",
+                       "argument", "prng", ""));
+  /* MATH-054 order: prng, count, n */
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"prng.below\",\"args\":{\"prng\":%lld,\"n\":\"a\",\"count\":-1}}",
+           (long long)g);
+  OPT_CHECK(fails_with(s, rq, "out_of_range", "count", "-1"));
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"prng.below\",\"args\":{\"prng\":%lld,\"n\":\"a\",\"count\":3}}",
+           (long long)g);
+  OPT_CHECK(fails_with(s, rq, "argument", "n", ""));
+  snprintf(rq, sizeof rq,
+           "{\"id\":1,\"op\":\"prng.below\",\"args\":{\"prng\":%lld,\"n\":\"0000000000000000\",\"count\":3}}",
+           (long long)g);
+  OPT_CHECK(fails_with(s, rq, "out_of_range", "n", "0000000000000000"));
+  opd_session_free(s);
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(malformed_requests);
 OPT_RUN(unknown_op);
@@ -183,4 +273,5 @@ OPT_RUN(hello);
 OPT_RUN(handles_in_order_never_reused);
 OPT_RUN(drop_op);
 OPT_RUN(echo_values);
+OPT_RUN(math_value_texts);
 OPT_MAIN_END

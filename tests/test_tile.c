@@ -351,6 +351,25 @@ OPT_TEST(fmt_negative_zero, "FMT-012") {
   op_bytes_free(&minus);
 }
 
+/* FMT-012 with FMT-003: Create replaces -0.0 by +0.0 before any rule runs, so a -0.0 cell
+** size is out of range with the replaced value, "0" (CONF-013), never "-0". */
+OPT_TEST(fmt_negative_zero_reported_as_zero, "FMT-012") {
+  static const char *fields[2] = {"header.tiling.cell_size", "header.tiling.cell_height"};
+  for (int k = 0; k < 2; k++) {
+    fix f;
+    square(&f);
+    if (k == 0) f.d.tiling.cell_size = -0.0;
+    else f.d.tiling.cell_height = -0.0;
+    op_tile *t = NULL;
+    op_error e;
+    op_status st = op_tile_create(&f.d, &t, &e);
+    OPT_CHECK(st == OP_E_RANGE && t == NULL);
+    OPT_CHECK(strcmp(e.field, fields[k]) == 0);
+    OPT_CHECK(strcmp(e.value, "0") == 0);
+    op_tile_free(t);
+  }
+}
+
 OPT_TEST(fmt_header_ranges, "FMT-002") {
   fix f;
   square(&f);
@@ -1086,6 +1105,7 @@ OPT_RUN(fmt_canonical_bytes);
 OPT_RUN(fmt_content_id);
 OPT_RUN(fmt_round_trip);
 OPT_RUN(fmt_negative_zero);
+OPT_RUN(fmt_negative_zero_reported_as_zero);
 OPT_RUN(fmt_header_ranges);
 OPT_RUN(fmt_tiling_ranges);
 OPT_RUN(fmt_extent);

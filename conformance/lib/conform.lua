@@ -200,7 +200,15 @@ local function send(t, line, op, any_ok, label)
         .. "  port:      %s\n  reference: %s", label, diff, short(line), short(a_text), short(s_text)))
     end
   end
-  return a, a_text, s
+  return a, a_text, s, s_text
+end
+
+-- CONF-081: the trace expectation of an error request is the reference's whole error (kind,
+-- field and value), not only what the scenario states, so that check-traces compares what
+-- run --port compares (CONF-082, CONF-090). The reference's answer is the shadow's when
+-- there is one, else the in-process answer.
+local function ref_expect(a_text, s_text, any_ok)
+  return opc.expect_of(s_text or a_text, any_ok)
 end
 
 function T:call(op, args)
@@ -234,10 +242,6 @@ local function check_want(want, level)
   end
 end
 
-local function want_json(want)
-  return opc.json_encode({ error = { kind = want.kind, field = want.field, value = want.value } })
-end
-
 -- Compares an error answer with want; records a failure and returns false on mismatch.
 local function match_error(t, a, want, label)
   if not a.error then
@@ -261,9 +265,10 @@ function T:expect_error(op, args, want)
   local line = opc.json_encode({ id = id, op = op, args = args or {} })
   local label = string.format("request %d (%s)", id, op)
   self._res.errors_checked = self._res.errors_checked + 1
-  local a = send(self, line, op, false, label)
+  local a, a_text, _, s_text = send(self, line, op, false, label)
   if self._trace then
-    self._trace[#self._trace + 1] = '{"request":' .. line .. ',"expect":' .. want_json(want) .. '}'
+    self._trace[#self._trace + 1] = '{"request":' .. line .. ',"expect":'
+      .. ref_expect(a_text, s_text, false) .. '}'
   end
   if a.id ~= id then failure(self, string.format("%s: the answer has id %s", label, tostring(a.id))) end
   match_error(self, a, want, label)
@@ -277,10 +282,10 @@ function T:raw(line, want)
   if want ~= nil then check_want(want, 3) end
   self._raw = self._raw + 1
   local label = string.format("raw request %d", self._raw)
-  local a = send(self, line, nil, want == nil, label)
+  local a, a_text, _, s_text = send(self, line, nil, want == nil, label)
   if self._trace then
     self._trace[#self._trace + 1] = '{"raw":' .. opc.json_encode(line) .. ',"expect":'
-      .. (want and want_json(want) or '{"ok":null}') .. '}'
+      .. (want and ref_expect(a_text, s_text, false) or '{"ok":null}') .. '}'
   end
   if want then
     self._res.errors_checked = self._res.errors_checked + 1

@@ -84,6 +84,25 @@ static void answers(st *s) {
   check(s, w.buf && strcmp(w.buf, exp) == 0, "CONF-081", "expectation of an ok answer");
   opj_w_free(&w);
   opj_free(a);
+
+  /* CONF-086: the expectation of an error answer is the reference's whole error (kind, field,
+  ** value; no message), so a trace compares the value as run --port does (CONF-090). */
+  const char *ref_err = "{\"id\":3,\"error\":{\"kind\":\"argument\",\"field\":\"c[0]\","
+                        "\"value\":\"9007199254740993\",\"message\":\"m\"}}";
+  a = opj_parse(ref_err, strlen(ref_err), NULL, 0);
+  opj_w_init(&w);
+  expect_of_answer(&w, opj_root(a), 0);
+  check(s, w.buf && strcmp(w.buf, "{\"error\":{\"kind\":\"argument\",\"field\":\"c[0]\","
+                                  "\"value\":\"9007199254740993\"}}") == 0,
+        "CONF-086", "expectation of an error answer holds kind, field and value");
+  check(s, w.buf && matches(w.buf, "{\"id\":3,\"error\":{\"kind\":\"argument\",\"field\":\"c[0]\","
+                                   "\"value\":\"9007199254740992\",\"message\":\"m\"}}") == 0,
+        "CONF-086", "a trace rejects an error whose value differs from the reference's");
+  check(s, w.buf && matches(w.buf, "{\"id\":3,\"error\":{\"kind\":\"argument\",\"field\":\"c[0]\","
+                                   "\"value\":\"9007199254740993\",\"message\":\"other\"}}") == 1,
+        "CONF-086", "a trace accepts the same error with another message");
+  opj_w_free(&w);
+  opj_free(a);
 }
 
 static void goldens(st *s) {

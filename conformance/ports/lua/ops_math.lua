@@ -31,8 +31,10 @@ local function i64_coord(v, field)
   return n
 end
 
+-- MATH-052: a coordinate is a JSON number (the non-finite strings are not of the form:
+-- empty value, CONF-035); a number that is not exactly a binary32 carries its value text.
 local function f32_coord(v, field)
-  local f = P.as_double(v)
+  local f = P.is_num(v) and P.as_double(v) or nil
   if f == nil then fail("argument", field, "") end
   if not m.is_f32(f) then fail("argument", field, P.vdouble(f)) end
   return f
@@ -85,7 +87,7 @@ return function(OPS, session)
 
   OPS["prng.below"] = function(args)
     local g = session:get(args.map.prng, "prng", "prng")
-    -- MATH-054 names count before n in its text; the reference checks count first.
+    -- MATH-054: prng, then count, then n.
     local n = count_arg(args)
     local nv = P.as_u64(args.map.n)
     if nv == nil then fail("argument", "n", "") end

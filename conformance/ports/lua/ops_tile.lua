@@ -74,17 +74,18 @@ function M.parse_desc(args)
     if pn.n ~= pv.n then fail("argument", pre .. ".neis", "") end
     local neis = {}
     for j = 1, pn.n do neis[j] = int_of(pn[j], pre .. ".neis[" .. (j - 1) .. "]", 0, 65535) end
-    t.polys[i] = { verts = verts, neis = neis, area = int_of(p.area, pre .. ".area", 0, 255),
-                   flags = int_of(p.flags, pre .. ".flags", 0, 65535) }
+    local area = int_of(p.area, pre .. ".area", 0, 255)
+    t.polys[i] = { verts = verts, neis = neis, area = area, flags = int_of(p.flags, pre .. ".flags", 0, 65535) }
   end
   local dl = list_of(a.detail, "detail", true)
   t.detail = {}
   for i = 1, dl.n do
     local pre = "detail[" .. (i - 1) .. "]"
     local d = obj_of(dl[i], pre)
-    t.detail[i] = { vert_base = int_of(d.vert_base, pre .. ".vert_base", 0, U32_MAX),
-                    vert_count = int_of(d.vert_count, pre .. ".vert_count", 0, 255),
-                    tri_base = int_of(d.tri_base, pre .. ".tri_base", 0, U32_MAX),
+    local vb = int_of(d.vert_base, pre .. ".vert_base", 0, U32_MAX)
+    local vc = int_of(d.vert_count, pre .. ".vert_count", 0, 255)
+    local tb = int_of(d.tri_base, pre .. ".tri_base", 0, U32_MAX)
+    t.detail[i] = { vert_base = vb, vert_count = vc, tri_base = tb,
                     tri_count = int_of(d.tri_count, pre .. ".tri_count", 0, 255) }
   end
   local dvl = list_of(a.detail_verts, "detail_verts", true)
@@ -105,15 +106,18 @@ function M.parse_desc(args)
   for i = 1, ol.n do
     local pre = "offmesh[" .. (i - 1) .. "]"
     local od = obj_of(ol[i], pre)
+    -- FMT-074: members in FMT-070's order, each decoded before the next.
+    local start = xyz(od.start, pre .. ".start")
+    local stop = xyz(od["end"], pre .. ".end")
+    local radius = f32_of(od.radius, pre .. ".radius")
+    local flags = int_of(od.flags, pre .. ".flags", 0, 65535)
+    local area = int_of(od.area, pre .. ".area", 0, 255)
     local bd = od.bidirectional
     local bidir
     if bd == true then bidir = 1 elseif bd == false then bidir = 0
     else bidir = int_of(bd, pre .. ".bidirectional", 0, 255) end
-    t.offmesh[i] = { start = xyz(od.start, pre .. ".start"), ["end"] = xyz(od["end"], pre .. ".end"),
-                     radius = f32_of(od.radius, pre .. ".radius"),
-                     flags = int_of(od.flags, pre .. ".flags", 0, 65535),
-                     area = int_of(od.area, pre .. ".area", 0, 255), bidir = bidir,
-                     user_id = int_of(od.user_id, pre .. ".user_id", 0, U32_MAX) }
+    t.offmesh[i] = { start = start, ["end"] = stop, radius = radius, flags = flags, area = area,
+                     bidir = bidir, user_id = int_of(od.user_id, pre .. ".user_id", 0, U32_MAX) }
   end
   return t
 end

@@ -42,8 +42,8 @@ function M.as_double(v)
 end
 
 -- CONF-032: an integer. Returns a Lua integer, or nil when the argument is not a JSON number
--- with an integral value that fits 64 bits (signed). An integral value beyond 64 bits is
--- treated as "not an integer" (kind argument), as the reference does (see the port review).
+-- with an integral value that fits 64 bits (signed). An integral value beyond 64 bits is not
+-- of the form (CONF-032: kind argument, empty value).
 function M.as_int(v)
   if not M.is_num(v) then return nil end
   if v.int then return v.int end

@@ -9,6 +9,8 @@ return {
     t:raw('{"id":1,"op":"hello",}', { kind = "argument", field = "request", value = "" })
     t:raw('{"id":01,"op":"hello"}', { kind = "argument", field = "request", value = "" })
     t:raw('{"id":1,"op":"hello","op":"hello"}', { kind = "argument", field = "request", value = "" })
+    -- CONF-022: a UTF-8 byte-order mark before the request is not JSON text here
+    t:raw('\xEF\xBB\xBF{"id":1,"op":"hello"}', { kind = "argument", field = "request", value = "" })
     -- JSON, but not a request
     -- nesting deeper than 64 is a limit error, whatever follows
     t:raw('{"id":6,"op":"echo","args":{"str":' .. string.rep("[", 63) .. "x", { kind = "limit", field = "request", value = "" })

@@ -56,9 +56,10 @@ local ULP_ABOVE_8192 = 8192.0009765625         -- the binary32 after 8192 = 2^14
 return {
   title = "Every rule of the tile format rejects its violation with the spec'd kind and field",
   clauses = { "FMT-001", "FMT-002", "FMT-003", "FMT-004", "FMT-006", "FMT-009", "FMT-010", "FMT-011",
-              "FMT-013", "FMT-014", "FMT-015", "FMT-016", "FMT-017", "FMT-018", "FMT-019", "FMT-020",
-              "FMT-021", "FMT-022", "FMT-023", "FMT-024", "FMT-025", "FMT-026", "FMT-027", "FMT-028",
-              "FMT-029", "FMT-030", "FMT-043", "FMT-050", "FMT-051", "FMT-070", "FMT-071" },
+              "FMT-012", "FMT-013", "FMT-014", "FMT-015", "FMT-016", "FMT-017", "FMT-018", "FMT-019",
+              "FMT-020", "FMT-021", "FMT-022", "FMT-023", "FMT-024", "FMT-025", "FMT-026", "FMT-027",
+              "FMT-028", "FMT-029", "FMT-030", "FMT-043", "FMT-050", "FMT-051", "FMT-070", "FMT-071",
+              "FMT-052", "FMT-074", "CONF-013" },
   run = function(t)
     local function bad(args, kind, field, value)
       t:expect_error("tile.create", args, { kind = kind, field = field, value = value })
@@ -72,6 +73,8 @@ return {
     bad(with(function(a) a.tiling.origin[2] = 0 / 0 end), "out_of_range", "header.tiling.origin[1]", "NaN")
     bad(with(function(a) a.tiling.origin[1] = 2097152.5 end), "out_of_range", "header.tiling.origin[0]")
     bad(with(function(a) a.tiling.cell_size = 0 end), "out_of_range", "header.tiling.cell_size", "0")
+    -- FMT-012: -0.0 is replaced by +0.0 before any rule runs, so the error reports 0.
+    bad(with(function(a) a.tiling.cell_size = -0.0 end), "out_of_range", "header.tiling.cell_size", "0")
     bad(with(function(a) a.tiling.cell_height = 1 / 0 end), "out_of_range", "header.tiling.cell_height",
       "Infinity")
     bad(with(function(a) a.tiling.tile_cells = 8193 end), "out_of_range", "header.tiling.tile_cells", "8193")
@@ -175,11 +178,35 @@ return {
 
     -- order (FMT-050): a vertex error is reported before a polygon error
     bad(with(function(a) a.verts[1][1] = -1; a.polys[2].area = 99 end), "out_of_range", "verts[0].x")
+    -- FMT-052: coordinate by coordinate (x fully before y); a detail triangle index by index
+    bad(with(function(a) a.verts[1][1] = -1; a.verts[1][2] = 0 / 0 end), "out_of_range", "verts[0].x", "-1")
+    bad(with(function(a) a.detail_tris[1] = { 0, 0, 9, 1 } end, detailed()), "argument", "detail_tris[0].v[1]", "0")
+    bad(with(function(a) a.detail_tris[1] = { 0, 1, 3, 2 }; a.detail_tris[2] = { 9, 2, 3, 1 } end, detailed()),
+      "out_of_range", "detail_tris[0].flags", "2")
 
     -- protocol decoding (FMT-070, FMT-071)
     bad(with(function(a) a.verts[3][3] = 0.1 end), "argument", "verts[2][2]")
     bad(with(function(a) a.polys[1].neis = { 0, 0 } end), "argument", "polys[0].neis")
     bad(with(function(a) a.tiling.cell_size = nil end), "argument", "tiling.cell_size")
+    -- FMT-074: every argument is decoded, in FMT-070's order and each completely, before any
+    -- rule runs; the first malformed one is reported, with the empty value (CONF-013).
+    bad(with(function(a) a.layer = 999; a.verts[2] = { 1, 2 } end), "argument", "verts[1]", "")
+    bad(with(function(a) a.verts[1][1] = "x"; a.polys = "no" end), "argument", "verts[0][0]", "")
+    bad(with(function(a) a.polys[1].verts[3] = -1; a.polys[1].neis = "no" end),
+      "argument", "polys[0].verts[2]", "")
+    bad(with(function(a) a.polys[1].flags = "f"; a.polys[2].verts = "no" end),
+      "argument", "polys[0].flags", "")
+    bad(with(function(a) a.detail[1].vert_count = 256; a.detail[1].tri_base = -1 end, detailed()),
+      "argument", "detail[0].vert_count", "")
+    bad(with(function(a) a.detail_verts[1] = { 1 }; a.detail_tris[1] = { 0, 1, 2 } end, detailed()),
+      "argument", "detail_verts[0]", "")
+    bad(with(function(a) a.detail_tris[1][4] = 256; a.offmesh = "no" end, detailed()),
+      "argument", "detail_tris[0][3]", "")
+    bad(with(function(a) a.offmesh[1].start = { 0, 0 }; a.offmesh[1].bidirectional = 2.5 end, detailed()),
+      "argument", "offmesh[0].start", "")
+    bad(with(function(a) a.offmesh[1].area = 256; a.offmesh[1].bidirectional = "yes" end, detailed()),
+      "argument", "offmesh[0].area", "")
+    bad(with(function(a) a.tiling.cell_size = -0.0; a.origin_y = "x" end), "argument", "origin_y", "")
 
     -- malformed bytes (FMT-051)
     local ok = t:call("tile.create", SQUARE)
