@@ -187,7 +187,8 @@ op_status op_level_generate(const char *name, uint64_t seed, uint32_t size,
 /* --- spans (SPANS engineer) --- */
 
 /* Stages 1-3 of the 3D build: rasterization, filters, compaction, erosion, area
-** volumes (spec/build3d-spans.md sections 3-7, SPAN-100 and up). */
+** volumes, one tile in order, canonical bytes (spec/build3d-spans.md sections 3 to 9,
+** SPAN-100 and up). */
 
 #define OP_AREA_NULL 0          /* not walkable (SPAN-101) */
 #define OP_AREA_WALKABLE 63     /* area of a walkable triangle (SPAN-104) */
@@ -247,7 +248,7 @@ op_status op_hf_rasterize(op_hf *hf, const op_soup *soup, const uint32_t *tris, 
 op_status op_hf_add_columns(op_hf *hf, const op_solid_columns *cols, int32_t climb,
                             op_error *err);
 
-/* Filters (SPAN-120 .. SPAN-123), in place; never fail on a valid heightfield. */
+/* Filters (SPAN-120 to SPAN-123), in place; never fail on a valid heightfield. */
 void op_hf_filter_low_hanging(op_hf *hf, int32_t climb);
 void op_hf_filter_ledges(op_hf *hf, int32_t walkable_height, int32_t climb);
 void op_hf_filter_low_height(op_hf *hf, int32_t walkable_height);
@@ -298,6 +299,10 @@ op_status op_soup_frame(const op_soup *soup, double origin[3], double *ymax, op_
 op_status op_spans_build_tile(const op_settings *s, const op_soup *soup, const double origin[3],
                               double y0, double y1, int32_t tx, int32_t tz, op_chf **out,
                               op_error *err);
+/* The same tile from a chunked mesh (SPAN-064, SPAN-181): byte for byte the soup's. */
+op_status op_spans_build_tile_chunked(const op_settings *s, const op_chunked *ch,
+                                      const double origin[3], double y0, double y1, int32_t tx,
+                                      int32_t tz, op_chf **out, op_error *err);
 /* Tile (tx, tz) of a heightfield build (SPAN-185); *out NULL when not built. */
 op_status op_spans_build_tile_columns(const op_settings *s, const op_solid_columns *cols,
                                       int32_t tx, int32_t tz, op_chf **out, op_error *err);

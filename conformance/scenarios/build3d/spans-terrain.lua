@@ -1,0 +1,18 @@
+-- conformance/scenarios/build3d/spans-terrain.lua
+-- The span stages (rasterization, filters, compaction, erosion) on every tile of the
+-- levels.md "terrain" generator at the three presets: the compact heightfield of each built
+-- tile (spans, links, areas; SPAN-170) in one table per preset (SPAN-171).
+
+return {
+  title = "Span stages on the terrain level at the three presets",
+  clauses = { "SPAN-103", "SPAN-110", "SPAN-121", "SPAN-122", "SPAN-123", "SPAN-142",
+              "SPAN-150", "SPAN-170", "SPAN-171", "SPAN-180", "SPAN-183", "SPAN-191" },
+  run = function(t)
+    for _, preset in ipairs({ "Humanoid", "Small", "Large" }) do
+      local r = t:call("spans.build", { preset = preset,
+                                        level = { name = "terrain", seed = "00000000000000a1", size = 16 } })
+      t:check(r.built >= 1 and r.built <= r.ntx * r.ntz, "terrain/" .. preset .. ": some tiles built")
+      t:checkpoint("terrain-" .. preset, "table", r.bytes)
+    end
+  end,
+}

@@ -1,0 +1,181 @@
+/*
+** erode.c -- stage 3 of the 3D build: erosion of the walkable area by the agent radius
+** (a two-pass chamfer distance over the span links) and the marking of area volumes
+** (spec/build3d-spans.md section 6, SPAN-150 .. SPAN-163).
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "spans_internal.h"
+
+/* The span linked from span i (column x, z) in direction dir (link != 63). */
+static uint32_t nei_of(const op_chf *chf, int32_t x, int32_t z, uint32_t i, int dir) {
+  size_t nc = (size_t)(z + op_dir_dz[dir]) * (size_t)chf->grid.width +
+              (size_t)(x + op_dir_dx[dir]);
+  return chf->cell_index[nc] + chf->spans[i].link[dir];
+}
+
+/* SPAN-153: one pass step: through direction da to span a, and from a through db. */
+static void relax(const op_chf *chf, uint8_t *dist, int32_t x, int32_t z, uint32_t i,
+                  int da, int db) {
+  if (chf->spans[i].link[da] == OP_CHF_NOT_CONNECTED) return;
+  uint32_t a = nei_of(chf, x, z, i, da);
+  int nd = dist[a] + 2;
+  if (nd > 255) nd = 255;
+  if (nd < dist[i]) dist[i] = (uint8_t)nd;
+  if (chf->spans[a].link[db] == OP_CHF_NOT_CONNECTED) return;
+  uint32_t b = nei_of(chf, x + op_dir_dx[da], z + op_dir_dz[da], a, db);
+  nd = dist[b] + 3;
+  if (nd > 255) nd = 255;
+  if (nd < dist[i]) dist[i] = (uint8_t)nd;
+}
+
+/* SPAN-150 .. SPAN-155 */
+op_status op_chf_erode(op_chf *chf, int32_t radius, op_error *err) {
+  if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "the heightfield is missing");
+  if (radius < 0) return op_fail_i(err, OP_E_RANGE, "radius", radius, "must be >= 0");
+  const int32_t w = chf->grid.width, d = chf->grid.depth;
+  uint8_t *dist = malloc(chf->nspans ? chf->nspans : 1);
+  if (!dist) return op_fail(err, OP_E_NOMEM, "chf", "", "out of memory for the distances");
+  /* SPAN-151: boundary spans start at 0, every other span at 255. */
+  for (int32_t z = 0; z < d; z++)
+    for (int32_t x = 0; x < w; x++) {
+      size_t c = (size_t)z * (size_t)w + (size_t)x;
+      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++) {
+        int nc = 0;
+        if (chf->areas[i] != OP_AREA_NULL)
+          for (int dir = 0; dir < 4; dir++)
+            if (chf->spans[i].link[dir] != OP_CHF_NOT_CONNECTED &&
+                chf->areas[nei_of(chf, x, z, i, dir)] != OP_AREA_NULL)
+              nc++;
+        dist[i] = nc == 4 ? 255 : 0;
+      }
+    }
+  /* SPAN-152, SPAN-153: forward pass, rows then columns ascending. */
+  for (int32_t z = 0; z < d; z++)
+    for (int32_t x = 0; x < w; x++) {
+      size_t c = (size_t)z * (size_t)w + (size_t)x;
+      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++) {
+        relax(chf, dist, x, z, i, 0, 3); /* (-1, 0), then (-1, -1) */
+        relax(chf, dist, x, z, i, 3, 2); /* (0, -1), then (1, -1) */
+      }
+    }
+  /* SPAN-154: backward pass, rows then columns descending, spans ascending. */
+  for (int32_t z = d - 1; z >= 0; z--)
+    for (int32_t x = w - 1; x >= 0; x--) {
+      size_t c = (size_t)z * (size_t)w + (size_t)x;
+      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++) {
+        relax(chf, dist, x, z, i, 2, 1); /* (1, 0), then (1, 1) */
+        relax(chf, dist, x, z, i, 1, 0); /* (0, 1), then (-1, 1) */
+      }
+    }
+  /* SPAN-155 */
+  int thr = radius > 127 ? 255 : 2 * radius;
+  for (uint32_t i = 0; i < chf->nspans; i++)
+    if (dist[i] < thr) chf->areas[i] = OP_AREA_NULL;
+  free(dist);
+  return OP_OK;
+}
+
+static int finite_in(double v, double lim) { return v >= -lim && v <= lim; }
+
+/* SPAN-160: a volume's checks. */
+static op_status check_volume(const op_convex_volume *v, uint32_t k, op_error *err) {
+  char field[80];
+  if (v->npoints < 3 || v->npoints > OP_VOLUME_MAX_POINTS) {
+    snprintf(field, sizeof field, "volumes[%u].npoints", k);
+    return op_fail_i(err, OP_E_RANGE, field, v->npoints, "must be in [3, 12]");
+  }
+  for (uint32_t j = 0; j < v->npoints; j++)
+    for (int c = 0; c < 2; c++)
+      if (!finite_in(v->points[j][c], 2097152.0)) {
+        snprintf(field, sizeof field, "volumes[%u].points[%u].%c", k, j, c ? 'z' : 'x');
+        return op_fail_d(err, OP_E_RANGE, field, v->points[j][c],
+                         "must be finite and within +-2^21");
+      }
+  if (!finite_in(v->ymin, 2097152.0)) {
+    snprintf(field, sizeof field, "volumes[%u].ymin", k);
+    return op_fail_d(err, OP_E_RANGE, field, v->ymin, "must be finite and within +-2^21");
+  }
+  if (!finite_in(v->ymax, 2097152.0) || v->ymax < v->ymin) {
+    snprintf(field, sizeof field, "volumes[%u].ymax", k);
+    return op_fail_d(err, OP_E_RANGE, field, v->ymax,
+                     "must be finite, within +-2^21 and >= ymin");
+  }
+  if (v->area > 63) {
+    snprintf(field, sizeof field, "volumes[%u].area", k);
+    return op_fail_i(err, OP_E_RANGE, field, v->area, "must be in [0, 63]");
+  }
+  return OP_OK;
+}
+
+/* SPAN-161: the crossing rule for point (px, pz), binary64 in the stated order. */
+static int point_in(const op_convex_volume *v, double px, double pz) {
+  int in = 0;
+  for (uint32_t i = 0, j = v->npoints - 1; i < v->npoints; j = i++) {
+    double xi = v->points[i][0], zi = v->points[i][1];
+    double xj = v->points[j][0], zj = v->points[j][1];
+    if ((zi > pz) != (zj > pz)) {
+      double t = (xj - xi) * (pz - zi) / (zj - zi) + xi;
+      if (px < t) in = !in;
+    }
+  }
+  return in;
+}
+
+/* The first and last column (axis 0) or row (axis 2) whose centre may lie in
+** [lo, hi]; the crossing rule decides (this only saves time: one spare cell on each
+** side is far more than the rounding of SPAN-161 can move a crossing). */
+static int centre_range(const op_hf_grid *g, int axis, double lo, double hi, int32_t *a,
+                        int32_t *b) {
+  int32_t cnt = axis == 0 ? g->width : g->depth;
+  double o = axis == 0 ? g->origin[0] : g->origin[2];
+  double g0 = (double)(axis == 0 ? g->gx0 : g->gz0);
+  double e0 = (lo - o) / g->cs - g0 - 2, e1 = (hi - o) / g->cs - g0 + 2;
+  if (e1 < 0 || e0 > (double)(cnt - 1)) return 0;
+  *a = e0 < 0 ? 0 : (int32_t)e0;
+  *b = e1 > (double)(cnt - 1) ? cnt - 1 : (int32_t)e1;
+  return *a <= *b;
+}
+
+/* SPAN-160 .. SPAN-163 */
+op_status op_chf_mark_volumes(op_chf *chf, const op_convex_volume *v, uint32_t n,
+                              op_error *err) {
+  if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "the heightfield is missing");
+  if (n && !v) return op_fail(err, OP_E_ARGUMENT, "volumes", "null", "the volumes are missing");
+  for (uint32_t k = 0; k < n; k++) {
+    op_status st = check_volume(&v[k], k, err);
+    if (st != OP_OK) return st;
+  }
+  const op_hf_grid *g = &chf->grid;
+  for (uint32_t k = 0; k < n; k++) { /* SPAN-162: list order */
+    const op_convex_volume *vol = &v[k];
+    double mnx = vol->points[0][0], mxx = mnx, mnz = vol->points[0][1], mxz = mnz;
+    for (uint32_t j = 1; j < vol->npoints; j++) {
+      if (vol->points[j][0] < mnx) mnx = vol->points[j][0];
+      if (vol->points[j][0] > mxx) mxx = vol->points[j][0];
+      if (vol->points[j][1] < mnz) mnz = vol->points[j][1];
+      if (vol->points[j][1] > mxz) mxz = vol->points[j][1];
+    }
+    int32_t x0, x1, z0, z1;
+    if (!centre_range(g, 0, mnx, mxx, &x0, &x1) || !centre_range(g, 2, mnz, mxz, &z0, &z1))
+      continue;
+    for (int32_t z = z0; z <= z1; z++) {
+      double pz = op_grid_centre_z(g, z);
+      for (int32_t x = x0; x <= x1; x++) {
+        size_t c = (size_t)z * (size_t)g->width + (size_t)x;
+        if (chf->cell_count[c] == 0) continue;
+        if (!point_in(vol, op_grid_centre_x(g, x), pz)) continue;
+        for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
+             i++) {
+          if (chf->areas[i] == OP_AREA_NULL) continue; /* SPAN-163 */
+          double fy = g->origin[1] + (double)chf->spans[i].y * g->ch;
+          if (fy >= vol->ymin && fy <= vol->ymax) chf->areas[i] = vol->area;
+        }
+      }
+    }
+  }
+  return OP_OK;
+}

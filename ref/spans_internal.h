@@ -1,0 +1,43 @@
+/*
+** spans_internal.h -- helpers shared by the span stages (raster.c, filter.c, compact.c,
+** erode.c): grid lines and cell centres (SPAN-100), direction offsets (SPAN-140).
+** Internal: not part of the public API.
+*/
+#ifndef OP_SPANS_INTERNAL_H
+#define OP_SPANS_INTERNAL_H
+
+#include "onepath_build3d.h"
+
+/* Direction d: 0 = -x, 1 = +z, 2 = +x, 3 = -z (SPAN-140). */
+static const int op_dir_dx[4] = {-1, 0, 1, 0};
+static const int op_dir_dz[4] = {0, 1, 0, -1};
+
+/* World x of the grid's column line k (0..width): origin[0] + (gx0 + k) * cs, the
+** integer converted exactly, one product, one sum (SPAN-100). */
+static inline double op_grid_line_x(const op_hf_grid *g, int32_t k) {
+  return g->origin[0] + (double)((int64_t)g->gx0 + k) * g->cs;
+}
+static inline double op_grid_line_z(const op_hf_grid *g, int32_t k) {
+  return g->origin[2] + (double)((int64_t)g->gz0 + k) * g->cs;
+}
+/* Cell centre: origin + ((g + k) + 0.5) * cs (SPAN-161). */
+static inline double op_grid_centre_x(const op_hf_grid *g, int32_t k) {
+  return g->origin[0] + ((double)((int64_t)g->gx0 + k) + 0.5) * g->cs;
+}
+static inline double op_grid_centre_z(const op_hf_grid *g, int32_t k) {
+  return g->origin[2] + ((double)((int64_t)g->gz0 + k) + 0.5) * g->cs;
+}
+
+/* The span above s in its column, or NULL. */
+static inline op_hf_span *op_hf_next(const op_hf *hf, const op_hf_span *s) {
+  return s->next == OP_HF_NONE ? NULL : &hf->pool[s->next];
+}
+static inline op_hf_span *op_hf_first(const op_hf *hf, int32_t x, int32_t z) {
+  uint32_t i = hf->head[(size_t)z * (size_t)hf->grid.width + (size_t)x];
+  return i == OP_HF_NONE ? NULL : &hf->pool[i];
+}
+
+/* The "top of the open space" of a column's top span (SPAN-120). */
+#define OP_HF_OPEN_TOP 65535
+
+#endif
