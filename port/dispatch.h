@@ -53,6 +53,8 @@ extern const opd_op opd_ops_session[]; /* "hello", "artifact", "drop" ... */
 extern const opd_op opd_ops_build2d[]; /* build2d.* (port/ops_build2d.c; added by 2D TILES) */
 extern const opd_op opd_ops_build3d[]; /* settings.*, obj.parse, level.generate (port/ops_build3d.c) */
 extern const opd_op opd_ops_spans[];   /* spans.* (port/ops_spans.c) */
+extern const opd_op opd_ops_regions[]; /* regions.* (port/ops_regions.c; added by REGIONS) */
+extern const opd_op opd_ops_contours[]; /* contours.* (port/ops_contours.c; added by CONTOURS) */
 
 /* Kind-agnostic drop (session op "drop"); 0, or -1 if no such live handle. */
 int opd_drop_any(opd_session *s, int64_t handle);

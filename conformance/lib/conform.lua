@@ -37,7 +37,7 @@ function M.load(path)
   if type(scn.run) ~= "function" then error(path .. ": run must be a function", 0) end
   if type(scn.clauses) ~= "table" then error(path .. ": clauses must be a list", 0) end
   for i, c in ipairs(scn.clauses) do
-    if type(c) ~= "string" or not c:match("^%u+%-%d%d%d$") then
+    if type(c) ~= "string" or not c:match("^%u[%u%d]*%-%d%d%d$") then
       error(string.format("%s: clauses[%d] is not a clause id (PREFIX-NNN)", path, i), 0)
     end
   end
