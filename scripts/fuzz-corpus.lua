@@ -8,8 +8,9 @@
 -- including the malformed ones the error scenarios try) or expects back (tile.save,
 -- mesh.snapshot_save) becomes one file, and so does each scenario's request stream (one
 -- request per line, for protocol_request), named by the FNV-1a 64 hash of its bytes, in
--- <out>/tile_bytes/, <out>/snapshot_bytes/ or <out>/protocol_request/. Re-running adds
--- nothing twice.
+-- <out>/tile_bytes/, <out>/snapshot_bytes/ or <out>/protocol_request/. A request stream that
+-- uses mesh.* ops is also a seed of the structured harness mesh_ops (its text mode replays a
+-- request stream with the mesh oracles), in <out>/mesh_ops/. Re-running adds nothing twice.
 local lfs = require "lfs"
 
 local traces, out = arg[1], arg[2]
@@ -74,7 +75,9 @@ local function scan(path)
   -- The whole request stream of a scenario is one protocol_request input (small ones only).
   local stream = table.concat(requests, "\n")
   if #requests > 0 and #stream <= 65536 then
-    emit("protocol_request", (stream:gsub(".", function(c) return string.format("%02x", c:byte()) end)))
+    local hex = (stream:gsub(".", function(c) return string.format("%02x", c:byte()) end))
+    emit("protocol_request", hex)
+    if stream:find('"op":"mesh%.') then emit("mesh_ops", hex) end
   end
 end
 

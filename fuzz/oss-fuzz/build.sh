@@ -1,0 +1,38 @@
+#!/bin/bash -eu
+# OSS-Fuzz build script: builds every fuzz/fuzz_<name>.c as $OUT/<name> with the engine and
+# sanitizer flags OSS-Fuzz gives ($CC, $CFLAGS, $LIB_FUZZING_ENGINE), and puts beside each
+# fuzzer its seed corpus ($OUT/<name>_seed_corpus.zip from fuzz/corpus/<name>/ and
+# fuzz/regressions/<name>/) and dictionary ($OUT/<name>.dict from fuzz/dict/<name>.dict).
+# Run from the kit's top directory (the Dockerfile's WORKDIR), or set ONEPATH_SRC.
+#   local check: CC=clang CFLAGS="-fsanitize=address,fuzzer-no-link" \
+#                LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out fuzz/oss-fuzz/build.sh
+src=${ONEPATH_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
+: "${CC:?}" "${CFLAGS:=}" "${LIB_FUZZING_ENGINE:?}" "${OUT:?}"
+work=${WORK:-$(mktemp -d)}/onepath-obj
+mkdir -p "$work" "$OUT"
+cd "$src"
+# The kit's arithmetic rules (docs/contributing.md): no contraction, no fast-math. xxHash is
+# compiled inline (XXH_INLINE_ALL) so the fuzzers do not need libxxhash.so on ClusterFuzz.
+flags="-std=c11 -ffp-contract=off -fno-fast-math -DXXH_INLINE_ALL -Iinclude -Iref -Iport -Ifuzz"
+objs=()
+for s in ref/*.c port/*.c; do
+  [ "$s" = port/main.c ] && continue
+  o=$work/$(echo "$s" | tr / _).o
+  $CC $CFLAGS $flags -c "$s" -o "$o"
+  objs+=("$o")
+done
+rm -f "$work/libonepath.a"
+ar rcs "$work/libonepath.a" "${objs[@]}"
+for h in fuzz/fuzz_*.c; do
+  name=$(basename "$h" .c); name=${name#fuzz_}
+  $CC $CFLAGS $flags -c "$h" -o "$work/fuzz_$name.o"
+  $CC $CFLAGS "$work/fuzz_$name.o" "$work/libonepath.a" $LIB_FUZZING_ENGINE -lm -o "$OUT/$name"
+  seeds=()
+  for d in fuzz/corpus/$name fuzz/regressions/$name; do [ -d "$d" ] && seeds+=("$d"); done
+  if [ ${#seeds[@]} -gt 0 ]; then
+    rm -f "$OUT/${name}_seed_corpus.zip"
+    zip -q -j "$OUT/${name}_seed_corpus.zip" $(find "${seeds[@]}" -type f ! -name '*.md')
+  fi
+  [ -f "fuzz/dict/$name.dict" ] && cp "fuzz/dict/$name.dict" "$OUT/$name.dict"
+done
+echo "built: $(cd "$OUT" && ls | tr '\n' ' ')"
