@@ -2,6 +2,8 @@
 ** test_dispatch.c -- requests, answers, handles and the session ops
 ** (spec/conformance.md CONF-024 .. CONF-053). Expected answers are written from the clauses.
 */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,6 +267,314 @@ OPT_TEST(math_value_texts, "CONF-013, CONF-032, CONF-035, MATH-051, MATH-054") {
   opd_session_free(s);
 }
 
+/* ------------------------------------------------------------------ evidence added for
+** CONF-012, CONF-014, CONF-016, CONF-028, CONF-029, CONF-036, CONF-043, CONF-051. Every
+** expected text below is written from the clause named by the test. */
+
+/* Executes one request and returns the raw answer text (malloc'd). */
+static char *run_text(opd_session *s, const char *req) {
+  opj_w w;
+  opj_w_init(&w);
+  opd_execute(s, req, strlen(req), &w);
+  char *t = malloc(w.len + 1);
+  if (t) {
+    memcpy(t, w.buf ? w.buf : "", w.len);
+    t[w.len] = '\0';
+  }
+  opj_w_free(&w);
+  return t;
+}
+
+static int64_t new_prng(opd_session *s, int64_t id, const char *seed) {
+  char rq[160];
+  snprintf(rq, sizeof rq, "{\"id\":%lld,\"op\":\"prng.new\",\"args\":{\"seed\":\"%s\"}}", (long long)id, seed);
+  opj_doc *d = run(s, rq);
+  int64_t h = -1;
+  const opj *ok = ok_of(d, id);
+  if (!ok || opj_int(opj_get(ok, "handle"), 1, INT64_MAX, &h)) h = -1;
+  opj_free(d);
+  return h;
+}
+
+/* The first u64 of prng.next_u64 {prng: h, count: 1}, or 0 when the answer is not ok. */
+static uint64_t next_u64(opd_session *s, int64_t h) {
+  char rq[160];
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"prng.next_u64\",\"args\":{\"prng\":%lld,\"count\":1}}", (long long)h);
+  opj_doc *d = run(s, rq);
+  const opj *v = opj_at(opj_get(ok_of(d, 1), "values"), 0);
+  uint64_t u = 0;
+  if (!v || opj_u64hex(v, &u)) u = 0;
+  opj_free(d);
+  return u;
+}
+
+/* xoshiro256** written here from MATH-041 .. MATH-043 (not from ref/math.c). */
+static uint64_t rotl64(uint64_t v, int r) { return (v << r) | (v >> (64 - r)); }
+static uint64_t spec_next(uint64_t st[4]) {
+  uint64_t out = rotl64(st[1] * 5, 7) * 9, t = st[1] << 17;
+  st[2] ^= st[0], st[3] ^= st[1], st[1] ^= st[2], st[0] ^= st[3], st[2] ^= t;
+  st[3] = rotl64(st[3], 45);
+  return out;
+}
+
+OPT_TEST(field_and_value_cut, "CONF-012") {
+  opd_session *s = opd_session_new();
+  char rq[512], want[128];
+  /* a member name of 100 bytes is a field name: cut to 95 bytes */
+  char name[128];
+  memset(name, 'x', 100);
+  name[100] = '\0';
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"echo\",\"args\":{\"%s\":[]}}", name);
+  memset(want, 'x', 95);
+  want[95] = '\0';
+  OPT_CHECK(fails_with(s, rq, "argument", want, ""));
+  /* 94 x and U+00E9 (C3 A9) = 96 bytes; the cut at 95 leaves a lone C3, which goes too */
+  memset(name, 'x', 94);
+  memcpy(name + 94, "\xc3\xa9", 3);
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"echo\",\"args\":{\"%s\":[]}}", name);
+  want[94] = '\0';
+  OPT_CHECK(fails_with(s, rq, "argument", want, ""));
+  /* an op name of 70 bytes is a value text (CONF-027): cut to 63 bytes */
+  memset(name, 'b', 70);
+  name[70] = '\0';
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"%s\"}", name);
+  memset(want, 'b', 63);
+  want[63] = '\0';
+  OPT_CHECK(fails_with(s, rq, "argument", "op", want));
+  /* 62 a and U+20AC (E2 82 AC) = 65 bytes; the cut at 63 leaves E2 82, removed */
+  memset(name, 'a', 62);
+  memcpy(name + 62, "\xe2\x82\xac", 4);
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"%s\"}", name);
+  memset(want, 'a', 62);
+  want[62] = '\0';
+  OPT_CHECK(fails_with(s, rq, "argument", "op", want));
+  /* exactly 63 bytes ending in a complete sequence is kept whole: 61 a + C3 A9 */
+  memset(name, 'a', 61);
+  memcpy(name + 61, "\xc3\xa9", 3);
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"%s\"}", name);
+  OPT_CHECK(fails_with(s, rq, "argument", "op", name));
+  /* paths: members joined with '.', elements as [i] */
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"mesh.create\",\"args\":{\"tiling\":{\"origin\":[0,\"a\",0]}}}",
+                       "argument", "tiling.origin[1]", ""));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"echo\",\"args\":{\"u64\":[\"0000000000000000\",\"0000000000000001\",\"\",\"x\"]}}",
+                       "argument", "u64[2]", ""));
+  opd_session_free(s);
+}
+
+OPT_TEST(several_problems_first_reported, "CONF-016") {
+  opd_session *s = opd_session_new();
+  opj_doc *d;
+  /* the envelope before the op's arguments: an unknown member wins over a bad argument */
+  d = run(s, "{\"id\":4,\"op\":\"math.sincos\",\"args\":{\"a\":\"bad\"},\"x\":1}");
+  OPT_CHECK(is_error(d, 4, "argument", "request", "x"));
+  opj_free(d);
+  /* CONF-024 order: check 3 (id) before 4 (op) */
+  d = run(s, "{\"op\":5,\"id\":\"x\"}");
+  OPT_CHECK(is_error(d, -1, "argument", "id", ""));
+  opj_free(d);
+  /* check 5 (args) before 6 (op name) */
+  d = run(s, "{\"id\":4,\"op\":\"no.such.op\",\"args\":5}");
+  OPT_CHECK(is_error(d, 4, "argument", "args", ""));
+  opj_free(d);
+  /* check 6 (op name) before any argument */
+  d = run(s, "{\"id\":4,\"op\":\"no.such.op\",\"args\":{\"a\":\"bad\"}}");
+  OPT_CHECK(is_error(d, 4, "argument", "op", "no.such.op"));
+  opj_free(d);
+  /* inside an op: the section's order (MATH-054: prng, then count, then n) */
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"prng.below\",\"args\":{\"prng\":99,\"count\":-1,\"n\":\"x\"}}",
+                       "argument", "prng", "99"));
+  opd_session_free(s);
+}
+
+OPT_TEST(session_survives_errors, "CONF-028") {
+  opd_session *s = opd_session_new();
+  /* seed 0: the state of MATH-042, outputs by MATH-043 computed here */
+  uint64_t st[4] = {0xe220a8397b1dcdafULL, 0x6e789e6aa1b965f4ULL, 0x06c45d188009454fULL,
+                    0xf88bb8a8724c81ecULL};
+  int64_t h = new_prng(s, 1, "0000000000000000");
+  OPT_CHECK(h == 1);
+  OPT_CHECK(next_u64(s, h) == spec_next(st));
+  opj_doc *d = run(s, "{\"id\":2,\"op\":\"no.such.op\"}");
+  OPT_CHECK(is_error(d, 2, "argument", "op", "no.such.op"));
+  opj_free(d);
+  d = run(s, "not json");
+  OPT_CHECK(is_error(d, -1, "argument", "request", ""));
+  opj_free(d);
+  /* the session goes on, with its PRNG where it was */
+  OPT_CHECK(next_u64(s, h) == spec_next(st));
+  OPT_CHECK(next_u64(s, h) == spec_next(st));
+  opd_session_free(s);
+}
+
+OPT_TEST(answer_ids, "CONF-029") {
+  opd_session *s = opd_session_new();
+  static const struct {
+    const char *req, *prefix;
+  } cases[] = {
+      {"{\"id\":5,\"op\":\"hello\"}", "{\"id\":5,"},
+      {"{\"id\":5,\"op\":\"hello\"}", "{\"id\":5,"}, /* not distinct */
+      {"{\"id\":2,\"op\":\"hello\"}", "{\"id\":2,"}, /* not increasing */
+      {"{\"id\":0,\"op\":\"hello\"}", "{\"id\":0,"},
+      {"{\"id\":9007199254740991,\"op\":\"hello\"}", "{\"id\":9007199254740991,"}, /* 2^53 - 1 */
+      /* an integral JSON number in another spelling is answered as a JSON integer */
+      {"{\"id\":1e2,\"op\":\"hello\"}", "{\"id\":100,"},
+      {"{\"id\":7.0,\"op\":\"no.such.op\"}", "{\"id\":7,"},
+      {"{\"op\":\"hello\",\"id\":3}", "{\"id\":3,"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *t = run_text(s, cases[i].req);
+    int ok = t && strncmp(t, cases[i].prefix, strlen(cases[i].prefix)) == 0;
+    if (!ok) fprintf(stderr, "  %s -> %s\n", cases[i].req, t ? t : "(null)");
+    OPT_CHECK(ok);
+    free(t);
+  }
+  opd_session_free(s);
+}
+
+/* A one-quad tile with one off-mesh link; %s is the bidirectional member's JSON value. */
+static const char *TILE_FMT =
+    "{\"id\":%d,\"op\":\"tile.create\",\"args\":{%s}}";
+static const char *TILE_ARGS_A =
+    "\"x\":0,\"z\":0,\"layer\":0,\"tiling\":{\"origin\":[0,0,0],\"cell_size\":0.5,\"cell_height\":0.25,"
+    "\"tile_cells\":8,\"max_verts_per_poly\":6},\"origin_y\":0,"
+    "\"verts\":[[0,0,0],[4,0,0],[4,0,4],[0,0,4]],"
+    "\"polys\":[{\"verts\":[0,1,2,3],\"neis\":[32771,32770,32769,32768],\"area\":0,\"flags\":1}],"
+    "\"offmesh\":[{\"start\":[1,0,1],\"end\":[2,0,2],\"radius\":0.5,\"flags\":0,\"area\":0,"
+    "\"bidirectional\":%s,\"user_id\":0}]";
+/* The same arguments with every object's members in another order. */
+static const char *TILE_ARGS_B =
+    "\"offmesh\":[{\"user_id\":0,\"bidirectional\":%s,\"area\":0,\"flags\":0,\"radius\":0.5,"
+    "\"end\":[2,0,2],\"start\":[1,0,1]}],"
+    "\"polys\":[{\"flags\":1,\"area\":0,\"neis\":[32771,32770,32769,32768],\"verts\":[0,1,2,3]}],"
+    "\"verts\":[[0,0,0],[4,0,0],[4,0,4],[0,0,4]],\"origin_y\":0,"
+    "\"tiling\":{\"max_verts_per_poly\":6,\"tile_cells\":8,\"cell_height\":0.25,\"cell_size\":0.5,"
+    "\"origin\":[0,0,0]},\"layer\":0,\"z\":0,\"x\":0";
+
+static char *tile_req(int id, const char *args_fmt, const char *bidir) {
+  char args[1024], *rq = malloc(1200);
+  snprintf(args, sizeof args, args_fmt, bidir);
+  if (rq) snprintf(rq, 1200, TILE_FMT, id, args);
+  return rq;
+}
+
+static const char *content_id_of(opj_doc *d, int64_t id) { return str_at(ok_of(d, id), "content_id", NULL); }
+
+OPT_TEST(json_values, "CONF-036") {
+  opd_session *s = opd_session_new();
+  /* records: member order does not matter (same content id); booleans true/false */
+  char *ra = tile_req(1, TILE_ARGS_A, "true"), *rb = tile_req(2, TILE_ARGS_B, "true");
+  char *rc = tile_req(3, TILE_ARGS_A, "false"), *rd = tile_req(4, TILE_ARGS_A, "0");
+  opj_doc *a = run(s, ra), *b = run(s, rb), *c = run(s, rc), *e = run(s, rd);
+  OPT_CHECK(content_id_of(a, 1) && streq(content_id_of(a, 1), content_id_of(b, 2)));
+  OPT_CHECK(content_id_of(c, 3) && !streq(content_id_of(a, 1), content_id_of(c, 3)));
+  OPT_CHECK(streq(content_id_of(c, 3), content_id_of(e, 4))); /* false is 0 (FMT-070) */
+  /* tile.view answers bidirectional as a JSON boolean, lists as arrays */
+  opj_doc *v = run(s, "{\"id\":5,\"op\":\"tile.view\",\"args\":{\"tile\":1}}");
+  const opj *om = opj_at(opj_get(ok_of(v, 5), "offmesh"), 0);
+  const opj *bd = opj_get(om, "bidirectional");
+  OPT_CHECK(bd && bd->type == OPJ_BOOL && bd->b);
+  OPT_CHECK(opj_get(ok_of(v, 5), "verts") && opj_get(ok_of(v, 5), "verts")->type == OPJ_ARR);
+  opj_free(v);
+  v = run(s, "{\"id\":6,\"op\":\"tile.view\",\"args\":{\"tile\":3}}");
+  bd = opj_get(opj_at(opj_get(ok_of(v, 6), "offmesh"), 0), "bidirectional");
+  OPT_CHECK(bd && bd->type == OPJ_BOOL && !bd->b);
+  opj_free(v);
+  /* texts are UTF-8 JSON strings: escapes and raw UTF-8 read as the same text */
+  char *t = run_text(s, "{\"id\":7,\"op\":\"echo\",\"args\":{\"str\":[\"\\u00e9\\u20ac\\ud834\\udd1e\",\"\xc3\xa9\"]}}");
+  OPT_CHECK(t && strcmp(t, "{\"id\":7,\"ok\":{\"str\":[\"\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e\",\"\xc3\xa9\"]}}") == 0);
+  if (t && strcmp(t, "{\"id\":7,\"ok\":{\"str\":[\"\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e\",\"\xc3\xa9\"]}}"))
+    fprintf(stderr, "  got %s\n", t);
+  free(t);
+  opj_free(a), opj_free(b), opj_free(c), opj_free(e);
+  free(ra), free(rb), free(rc), free(rd);
+  opd_session_free(s);
+}
+
+OPT_TEST(failed_requests_change_nothing, "CONF-014") {
+  opd_session *s = opd_session_new();
+  uint64_t st[4] = {0xe220a8397b1dcdafULL, 0x6e789e6aa1b965f4ULL, 0x06c45d188009454fULL,
+                    0xf88bb8a8724c81ecULL};
+  OPT_CHECK(new_prng(s, 1, "0000000000000000") == 1);
+  /* failing creations allocate no handle */
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"prng.new\",\"args\":{\"seed\":\"0\"}}", "argument", "seed", ""));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"tile.create\",\"args\":{\"x\":0}}", "argument", "z", ""));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"mesh.create\",\"args\":{\"tiling\":{\"origin\":[0,0,0],"
+                          "\"cell_size\":0.5,\"cell_height\":0.25,\"tile_cells\":8,\"max_verts_per_poly\":6},"
+                          "\"walkable_climb\":-1,\"max_tiles\":4}}",
+                       "out_of_range", "walkable_climb", "-1"));
+  /* failing PRNG requests leave its state as it was (MATH-055 too) */
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"prng.next_u64\",\"args\":{\"prng\":1,\"count\":65537}}",
+                       "out_of_range", "count", "65537"));
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"prng.below\",\"args\":{\"prng\":1,\"count\":3,\"n\":\"0000000000000000\"}}",
+                       "out_of_range", "n", "0000000000000000"));
+  OPT_CHECK(next_u64(s, 1) == spec_next(st));
+  OPT_CHECK(new_prng(s, 2, "0000000000000001") == 2);
+  /* a failed drop keeps the object */
+  OPT_CHECK(fails_with(s, "{\"id\":1,\"op\":\"drop\",\"args\":{\"handle\":3}}", "argument", "handle", "3"));
+  OPT_CHECK(next_u64(s, 1) == spec_next(st));
+  opd_session_free(s);
+}
+
+/* CONF-043: fill a session with 2^24 handles through the handle table (dispatch.h), then ask
+** for one more through the protocol. The objects of the filler handles are NULL (nothing to
+** free), so the test costs one 16-byte slot per handle. */
+OPT_TEST(handle_limit, "CONF-043, CONF-014") {
+  opd_session *s = opd_session_new();
+  uint64_t st[4] = {0xe220a8397b1dcdafULL, 0x6e789e6aa1b965f4ULL, 0x06c45d188009454fULL,
+                    0xf88bb8a8724c81ecULL};
+  OPT_CHECK(new_prng(s, 1, "0000000000000000") == 1);
+  const int64_t limit = (int64_t)1 << 24;
+  int64_t last = 1;
+  for (int64_t i = 2; i <= limit; i++) {
+    last = opd_put(s, OPD_PRNG, NULL);
+    if (last != i) break;
+  }
+  OPT_CHECK(last == limit);
+  /* handle 2^24 + 1 would be needed: the request fails (limit or out_of_memory) */
+  opj_doc *d = run(s, "{\"id\":9,\"op\":\"prng.new\",\"args\":{\"seed\":\"0000000000000005\"}}");
+  const char *kind = str_at(opj_root(d), "error", "kind");
+  OPT_CHECK(kind && (strcmp(kind, "limit") == 0 || strcmp(kind, "out_of_memory") == 0));
+  OPT_CHECK(!ok_of(d, 9));
+  opj_free(d);
+  /* nothing changed: handle 1 still names the same PRNG, at the same point of its stream */
+  OPT_CHECK(next_u64(s, 1) == spec_next(st));
+  /* dropping frees the object but not the handle number (CONF-040): still at the limit */
+  d = run(s, "{\"id\":10,\"op\":\"drop\",\"args\":{\"handle\":1}}");
+  OPT_CHECK(ok_of(d, 10) != NULL);
+  opj_free(d);
+  OPT_CHECK(new_prng(s, 11, "0000000000000000") == -1);
+  opd_session_free(s);
+}
+
+OPT_TEST(session_op_table, "CONF-051") {
+  static const char *const listed[] = {
+      "hello", "drop", "echo",
+      "math.sincos", "math.orient2d_i64", "math.orient2d_f32", "prng.new", "prng.next_u64",
+      "prng.below", "prng.unit",
+      "tile.create", "tile.load", "tile.save", "tile.view",
+      "mesh.create", "mesh.add_tile", "mesh.replace_tile", "mesh.remove_tile", "mesh.poly_ref",
+      "mesh.set_poly_flags", "mesh.set_poly_area", "mesh.get_poly", "mesh.save",
+      "mesh.snapshot_save", "mesh.snapshot_load"};
+  opd_session *s = opd_session_new();
+  opj_doc *d = run(s, "{\"id\":1,\"op\":\"hello\"}");
+  const opj *ops = opj_get(ok_of(d, 1), "ops");
+  OPT_CHECK(ops && ops->type == OPJ_ARR);
+  for (size_t i = 0; i < sizeof listed / sizeof *listed; i++) {
+    int found = 0;
+    for (size_t k = 0; ops && k < ops->n; k++) found |= streq(opj_at(ops, k)->str, listed[i]);
+    if (!found) fprintf(stderr, "  hello does not list %s\n", listed[i]);
+    OPT_CHECK(found);
+    /* and the server accepts it: never the CONF-027 unknown-op error */
+    char rq[128];
+    snprintf(rq, sizeof rq, "{\"id\":2,\"op\":\"%s\",\"args\":{}}", listed[i]);
+    opj_doc *a = run(s, rq);
+    OPT_CHECK(a && !streq(str_at(opj_root(a), "error", "field"), "op"));
+    opj_free(a);
+  }
+  opj_free(d);
+  opd_session_free(s);
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(malformed_requests);
 OPT_RUN(unknown_op);
@@ -274,4 +584,12 @@ OPT_RUN(handles_in_order_never_reused);
 OPT_RUN(drop_op);
 OPT_RUN(echo_values);
 OPT_RUN(math_value_texts);
+OPT_RUN(field_and_value_cut);
+OPT_RUN(several_problems_first_reported);
+OPT_RUN(session_survives_errors);
+OPT_RUN(answer_ids);
+OPT_RUN(json_values);
+OPT_RUN(failed_requests_change_nothing);
+OPT_RUN(handle_limit);
+OPT_RUN(session_op_table);
 OPT_MAIN_END

@@ -16,10 +16,13 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dispatch.h"
 #include "onepath.h"
+#include "onepath_build3d.h"
 #include "opmath.h"
 #include "optest.h"
 
@@ -590,7 +593,181 @@ OPT_TEST(prng_unit, "MATH-045") {
   }
 }
 
+/* ------------------------------------------------------------------ numeric model
+** (MATH-005, MATH-006, MATH-010, MATH-011): values derived by hand in the comments. */
+
+OPT_TEST(signed_zeros_compare_equal, "MATH-005") {
+  /* -0 == +0: points on the axis x = 0 written with zeros of either sign are collinear;
+  ** a zero of either sign never decides a sign by itself. */
+  OPT_CHECK(orient_f(0.0f, -0.0f, -0.0f, 1.0f, 0.0f, 2.0f) == 0);
+  OPT_CHECK(orient_f(-0.0f, -0.0f, 1.0f, 1.0f, 2.0f, 2.0f) == 0);
+  OPT_CHECK(orient_f(-0.0f, 0.0f, 1.0f, -0.0f, -0.0f, 1.0f) == 1);
+  OPT_CHECK(orient_f(-0.0f, 0.0f, -0.0f, 1.0f, 1.0f, -0.0f) == -1);
+  /* Property: flipping the sign of any zero coordinate keeps the orientation. */
+  const float pool[] = {0.0f, 1.0f, -1.0f, 2.0f, 0x1p-149f, -3.5f};
+  trng r = {55};
+  for (int i = 0; i < 50000; i++) {
+    float v[6], w[6];
+    for (int j = 0; j < 6; j++) {
+      v[j] = pool[trng_next(&r) % (sizeof pool / sizeof pool[0])];
+      w[j] = (v[j] == 0.0f && (trng_next(&r) & 1)) ? -0.0f : v[j];
+    }
+    OPT_CHECK(orient_f(v[0], v[1], v[2], v[3], v[4], v[5]) == orient_f(w[0], w[1], w[2], w[3], w[4], w[5]));
+  }
+  /* SinCos: a = -0 is a zero (MATH-031's test is a comparison): c = 1 exactly. */
+  double sv = 5, cv = 5;
+  OPT_CHECK(op_sincos(-0.0, &sv, &cv, NULL) == OP_OK && cv == 1.0);
+}
+
+OPT_TEST(valid_input_stays_finite, "MATH-006") {
+  /* Extreme valid inputs give finite results. */
+  const double ends[] = {0x1p21, -0x1p21, 0x1.fffffffffffffp20, 0x1p-1074, -0x1p-1022, 1335088 * 1.5707963267948966};
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+    double sv = NAN, cv = NAN;
+    OPT_CHECK(op_sincos(ends[i], &sv, &cv, NULL) == OP_OK);
+    OPT_CHECK(isfinite(sv) && isfinite(cv) && fabs(sv) <= 1 && fabs(cv) <= 1);
+  }
+  const float MX = FLT_MAX;
+  int o = orient_f(-MX, -MX, MX, -MX, -MX, MX); /* D = (2 MX)^2 > 0, exact */
+  OPT_CHECK(o == 1);
+  op_prng pr;
+  op_prng_seed(&pr, UINT64_MAX);
+  for (int i = 0; i < 1000; i++) {
+    double u = op_prng_unit(&pr);
+    OPT_CHECK(isfinite(u) && u >= 0 && u < 1);
+  }
+  /* Non-finite inputs are rejected with the section's error before any computation or
+  ** state change: a tile (FMT-003, FMT-004), a mesh (MESH-003). */
+  op_tile_desc d;
+  memset(&d, 0, sizeof d);
+  d.tiling.cell_size = 0.5, d.tiling.cell_height = 0.25, d.tiling.tile_cells = 8;
+  d.tiling.max_verts_per_poly = 6;
+  d.origin_y = NAN;
+  op_tile *t = (op_tile *)0x1;
+  op_error e;
+  OPT_CHECK(op_tile_create(&d, &t, &e) == OP_E_RANGE && t == NULL);
+  OPT_CHECK(strcmp(e.field, "header.origin_y") == 0 && strcmp(e.value, "NaN") == 0);
+  d.origin_y = 0;
+  d.tiling.cell_size = INFINITY;
+  t = (op_tile *)0x1;
+  OPT_CHECK(op_tile_create(&d, &t, &e) == OP_E_RANGE && t == NULL);
+  OPT_CHECK(strcmp(e.field, "header.tiling.cell_size") == 0 && strcmp(e.value, "Infinity") == 0);
+  op_mesh_params mp;
+  memset(&mp, 0, sizeof mp);
+  mp.tiling = d.tiling;
+  mp.tiling.cell_size = 0.5;
+  mp.walkable_climb = -INFINITY;
+  mp.max_tiles = 4;
+  op_mesh *m = (op_mesh *)0x1;
+  OPT_CHECK(op_mesh_create(&mp, &m, &e) == OP_E_RANGE && m == NULL);
+  OPT_CHECK(strcmp(e.field, "walkable_climb") == 0 && strcmp(e.value, "-Infinity") == 0);
+}
+
+OPT_TEST(integers_exact, "MATH-010") {
+  /* 128-bit products: a = (0, 0), b = (2^32 + 1, 2^32 - 1), c = (2^32, 2^32 - 2):
+  ** D = (2^32 + 1)(2^32 - 2) - (2^32 - 1) 2^32 = -2^32 - 2 + 2^32 = -2. Both products are
+  ** near 2^64 (beyond int64; equal once rounded to binary64). */
+  const int64_t T = (int64_t)1 << 32;
+  OPT_CHECK(orient_i(0, 0, T + 1, T - 1, T, T - 2) == -1);
+  OPT_CHECK(orient_i(0, 0, T, T - 2, T + 1, T - 1) == 1);
+  /* 65-bit differences: a = (INT64_MIN, 0), b = (INT64_MAX, 1), c = (INT64_MAX, 2):
+  ** D = (2^64 - 1)(2) - (1)(2^64 - 1) = 2^64 - 1 > 0. */
+  OPT_CHECK(orient_i(INT64_MIN, 0, INT64_MAX, 1, INT64_MAX, 2) == 1);
+  /* Conversions binary64 -> integer of RoundHalfEven results are exact: 2^52 - 0.5 is a tie
+  ** between 2^52 - 1 (odd) and 2^52: 4503599627370496; -(2^52 - 1.5) is a tie between
+  ** -(2^52 - 2) (even) and -(2^52 - 1): -4503599627370494; 2^53 - 1 and 2^62 convert to
+  ** themselves. */
+  OPT_CHECK(op_round_half_even(4503599627370495.5) == INT64_C(4503599627370496));
+  OPT_CHECK(op_round_half_even(-4503599627370494.5) == INT64_C(-4503599627370494));
+  OPT_CHECK(op_round_half_even(9007199254740991.0) == INT64_C(9007199254740991));
+  OPT_CHECK(op_round_half_even(0x1p62) == INT64_C(4611686018427387904));
+}
+
+OPT_TEST(signed_zeros_preserved, "MATH-011") {
+  /* SinCos(-0) = (-0, 1) (MATH-031), and the protocol writes the computed sign (CONF-030):
+  ** the answer holds s = -0 and c = 1. */
+  double sv = 1, cv = 0;
+  OPT_CHECK(op_sincos(-0.0, &sv, &cv, NULL) == OP_OK && signbit(sv) && sv == 0 && cv == 1);
+  OPT_CHECK(op_sincos(0.0, &sv, &cv, NULL) == OP_OK && !signbit(sv) && sv == 0);
+  opd_session *s = opd_session_new();
+  opj_w w;
+  opj_w_init(&w);
+  const char *req = "{\"id\":1,\"op\":\"math.sincos\",\"args\":{\"a\":-0.0}}";
+  opd_execute(s, req, strlen(req), &w);
+  OPT_CHECK(w.buf && (strcmp(w.buf, "{\"id\":1,\"ok\":{\"s\":-0,\"c\":1}}") == 0 ||
+                      strcmp(w.buf, "{\"id\":1,\"ok\":{\"c\":1,\"s\":-0}}") == 0));
+  if (w.buf && !strstr(w.buf, "\"s\":-0,") && !strstr(w.buf, "\"s\":-0}"))
+    fprintf(stderr, "  sincos(-0) answer: %s\n", w.buf);
+  opj_w_free(&w);
+  opd_session_free(s);
+}
+
+/* MATH-046: a generator draws its values in the order its section writes, one call per
+** value. The terrain level (levels.md LVL-030, LVL-031) draws u1 .. u4 = Unit() per wave,
+** waves k = 0 .. 3: replaying the 16 draws in that order reproduces every height bit for
+** bit; the same draws consumed in another order (u2 before u1) do not. */
+static void terrain_heights(uint64_t seed, int swap, int n, double *y) {
+  const double TWO_PI = 0x1.921fb54442d18p+2;
+  op_prng r;
+  op_prng_seed(&r, seed);
+  double fx[4], fz[4], amp[4], ph[4];
+  for (int k = 0; k < 4; k++) {
+    double u[4];
+    for (int q = 0; q < 4; q++) u[q] = op_prng_unit(&r);
+    if (swap) {
+      double t = u[0];
+      u[0] = u[1], u[1] = t;
+    }
+    double sv, cv, f = TWO_PI / (8 + u[1] * 24);
+    op_sincos(u[0] * TWO_PI, &sv, &cv, NULL);
+    fx[k] = f * cv, fz[k] = f * sv;
+    amp[k] = 0.25 + u[2] * 1.25;
+    ph[k] = u[3] * TWO_PI;
+  }
+  for (int j = 0; j <= n; j++)
+    for (int i = 0; i <= n; i++) {
+      double h = 0;
+      for (int k = 0; k < 4; k++) {
+        double sv, cv;
+        op_sincos(fx[k] * i + fz[k] * j + ph[k], &sv, &cv, NULL);
+        h += amp[k] * sv;
+      }
+      y[j * (n + 1) + i] = h;
+    }
+}
+
+OPT_TEST(draw_order, "MATH-046") {
+  enum { N = 4 };
+  for (uint64_t seed = 1; seed <= 3; seed++) {
+    op_trimesh m;
+    op_error e;
+    memset(&m, 0, sizeof m);
+    OPT_CHECK(op_level_generate("terrain", seed, N, NULL, &m, &e) == OP_OK);
+    if (m.nverts != (N + 1) * (N + 1)) {
+      OPT_CHECK(0);
+      op_trimesh_free(&m);
+      continue;
+    }
+    double y[(N + 1) * (N + 1)], z[(N + 1) * (N + 1)];
+    terrain_heights(seed, 0, N, y);
+    terrain_heights(seed, 1, N, z);
+    int same = 1, other = 1;
+    for (int v = 0; v < (N + 1) * (N + 1); v++) {
+      same &= same_bits(m.verts[3 * v + 1], y[v]);
+      other &= same_bits(m.verts[3 * v + 1], z[v]);
+    }
+    OPT_CHECK(same);
+    OPT_CHECK(!other);
+    op_trimesh_free(&m);
+  }
+}
+
 OPT_MAIN_BEGIN
+OPT_RUN(draw_order);
+OPT_RUN(signed_zeros_compare_equal);
+OPT_RUN(valid_input_stays_finite);
+OPT_RUN(integers_exact);
+OPT_RUN(signed_zeros_preserved);
 OPT_RUN(fp_no_contraction);
 OPT_RUN(fp_environment);
 OPT_RUN(round_half_even);

@@ -1100,7 +1100,184 @@ OPT_TEST(fmt_protocol, "FMT-070") {
   opd_session_free(s);
 }
 
+/* ------------------------------------------------------------------ FMT-007, FMT-008,
+** FMT-031, MATH-001: values derived by hand in each comment. */
+
+/* A tile of one cell of 2^-16 (W = fW = 2^-16) whose square is the whole polygon. */
+static void tiny(fix *f, double ox, double oy, double oz) {
+  square(f);
+  f->d.tiling.origin[0] = ox, f->d.tiling.origin[1] = 0, f->d.tiling.origin[2] = oz;
+  f->d.tiling.cell_size = 0x1p-16;
+  f->d.tiling.tile_cells = 1;
+  f->d.origin_y = oy;
+  const float w = 0x1p-16f;
+  const float v[12] = {0, 0, 0, w, 0, 0, w, 0, w, 0, 0, w};
+  memcpy(f->v, v, sizeof v);
+  f->om[0] = (op_offmesh_desc){{0, 0, 0}, {0, 0, 0}, 1, 0, 0, 0, 0};
+  f->d.noffmesh = 1;
+}
+
+OPT_TEST(fmt_world_point, "FMT-007") {
+  /* x: origin 2^21 - 2^-16, x = 0, W = 2^-16: x0 = 2^21 - 2^-16 and x1 = 2^21 (FMT-006 ok).
+  ** The world x of an off-mesh end (FMT-028) is x0 + end.x rounded once to binary64.
+  ** Above 2^21 binary64 values are 2^-31 apart. */
+  fix f;
+  const double ox = 0x1p21 - 0x1p-16;
+  /* end.x = 2^-16 + 2^-32 (a binary32: 17 significant bits): exact sum 2^21 + 2^-32 is the
+  ** midpoint of 2^21 and 2^21 + 2^-31; ties to even give 2^21, inside the bound. */
+  tiny(&f, ox, 0, 0);
+  f.om[0].end[0] = 0x1p-16f + 0x1p-32f;
+  OPT_CHECK(succeeds(&f.d));
+  /* end.x = 2^-16 + 2^-31: the sum 2^21 + 2^-31 is a binary64 value above 2^21: rejected */
+  f.om[0].end[0] = 0x1p-16f + 0x1p-31f;
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "offmesh[0].end.x"));
+  /* y: origin_y = 2^21; end.y = 2^-32 -> 2^21 + 2^-32 rounds (tie, even) to 2^21: ok;
+  ** end.y = 2^-31 -> 2^21 + 2^-31: rejected. */
+  tiny(&f, 0, 0x1p21, 0);
+  f.om[0].end[1] = 0x1p-32f;
+  OPT_CHECK(succeeds(&f.d));
+  f.om[0].end[1] = 0x1p-31f;
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "offmesh[0].end.y"));
+  /* z: origin[2] = -2^21, z = 0: z0 = -2^21. end.z = -2^-32 -> -2^21 - 2^-32, the midpoint
+  ** of -2^21 and -2^21 - 2^-31: ties to even give -2^21: ok; end.z = -2^-31: rejected. */
+  tiny(&f, 0, 0, -0x1p21);
+  f.om[0].end[2] = -0x1p-32f;
+  OPT_CHECK(succeeds(&f.d));
+  f.om[0].end[2] = -0x1p-31f;
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "offmesh[0].end.z"));
+  /* x0 itself is origin[0] + x * W (FMT-005): origin 2^21 - 2, x = 1, W = 1 -> x0 = 2^21 - 1;
+  ** end.x = 1 gives exactly 2^21: ok; end.x = 1 + 2^-22 gives 2^21 + 2^-22, a binary64
+  ** value (a multiple of 2^-31): rejected. */
+  tiny(&f, 0x1p21 - 2, 0, 0);
+  f.d.x = 1;
+  f.d.tiling.cell_size = 1.0 / 8.0;
+  f.d.tiling.tile_cells = 8;
+  {
+    const float v[12] = {0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1};
+    memcpy(f.v, v, sizeof v);
+  }
+  f.om[0].end[0] = 1.0f;
+  OPT_CHECK(succeeds(&f.d));
+  f.om[0].end[0] = 1.0f + 0x1p-22f;
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "offmesh[0].end.x"));
+}
+
+OPT_TEST(fmt_fw_ties_to_even, "FMT-008") {
+  /* Binary32 values near 4 are 2^-21 apart. */
+  fix f;
+  /* cell 0.5 + 2^-25, 8 cells: W = 4 + 2^-22 exactly, the midpoint of 4 and 4 + 2^-21;
+  ** ties to even: fW = 4. So x = 4 is on the side and 4 + 2^-21 (rounding up would allow
+  ** it) is outside. */
+  square(&f);
+  f.d.tiling.cell_size = 0.5 + 0x1p-25;
+  OPT_CHECK(succeeds(&f.d));
+  f.v[3] = f.v[6] = 4.0f + 0x1p-21f;
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "verts[1].x"));
+  /* cell 0.5 + 3 * 2^-25: W = 4 + 3 * 2^-22, the midpoint of 4 + 2^-21 (odd) and
+  ** 4 + 2^-20 (even): fW = 4 + 2^-20 > W. A vertex at fW is inside the square even though
+  ** it lies beyond W; the next binary32 is outside. */
+  square(&f);
+  f.d.tiling.cell_size = 0.5 + 3 * 0x1p-25;
+  const float fw = 4.0f + 0x1p-20f;
+  f.v[3] = fw, f.v[6] = fw, f.v[8] = fw, f.v[11] = fw;
+  OPT_CHECK((double)fw > 4.0 + 3 * 0x1p-22);
+  OPT_CHECK(succeeds(&f.d));
+  f.v[3] = f.v[6] = fw + 0x1p-21f;
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "verts[1].x"));
+  /* and z the same way */
+  f.v[3] = f.v[6] = fw;
+  f.v[8] = f.v[11] = fw + 0x1p-21f;
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "verts[2].z"));
+}
+
+OPT_TEST(fmt_max_size, "FMT-031") {
+  /* Every count at its FMT-030 limit: 65535 vertices, 32767 polygons of 12 vertices,
+  ** 32767 detail records, 2^20 detail vertices and triangles, 4096 off-mesh slots. By the
+  ** layout (FMT-041, FMT-042): 104 + 65535*12 + 32767*(4 + 4*12) + 32767*10 + 2^20*12 +
+  ** 2^20*4 + 4096*36 + 8 = 104 + 786420 + 1703884 + 327670 + 12582912 + 4194304 + 147456
+  ** + 8 = 19742758 bytes. */
+  static const float g[24] = {1, 0, 2, 0, 3, 0, 4, 1, 4, 2, 4, 3, 3, 4, 2, 4, 1, 4, 0, 3, 0, 2, 0, 1};
+  const uint32_t NV = 65535, NP = 32767, ND = 1048576, NO = 4096, COPIES = 5461;
+  fix f;
+  square(&f);
+  f.d.tiling.max_verts_per_poly = 12;
+  float *v = calloc(3 * (size_t)NV, sizeof(float));
+  op_poly_desc *p = calloc(NP, sizeof *p);
+  op_detail_desc *det = calloc(NP, sizeof *det);
+  float *dv = calloc(3 * (size_t)ND, sizeof(float));
+  uint8_t *dt = calloc(4 * (size_t)ND, 1);
+  op_offmesh_desc *o = calloc(NO, sizeof *o);
+  OPT_CHECK(v && p && det && dv && dt && o);
+  if (v && p && det && dv && dt && o) {
+    /* 5461 copies of the 12-gon (65532 vertices) and 3 more copies of its first three
+    ** corners; polygon i uses copy i mod 5461; the last polygon takes the 3 extra vertices. */
+    for (uint32_t vi = 0; vi < NV; vi++) {
+      uint32_t k = vi < 12 * COPIES ? vi % 12 : vi - 12 * COPIES;
+      v[3 * vi] = g[2 * k], v[3 * vi + 2] = g[2 * k + 1];
+    }
+    for (uint32_t i = 0; i < NP; i++) {
+      uint32_t c = i % COPIES;
+      p[i].nverts = 12;
+      for (int k = 0; k < 12; k++) p[i].verts[k] = (uint16_t)(12 * c + (uint32_t)k);
+    }
+    for (int k = 0; k < 3; k++) p[NP - 1].verts[k] = (uint16_t)(12 * COPIES + (uint32_t)k);
+    /* 32766 records of 32 + 1 record of 64: 32766 * 32 + 64 = 1048576 */
+    uint32_t base = 0;
+    for (uint32_t i = 0; i < NP; i++) {
+      uint8_t c = i + 1 < NP ? 32 : 64;
+      det[i] = (op_detail_desc){base, base, c, c};
+      base += c;
+    }
+    OPT_CHECK(base == ND);
+    for (uint32_t t = 0; t < ND; t++) dt[4 * t] = 0, dt[4 * t + 1] = 1, dt[4 * t + 2] = 2;
+    for (uint32_t i = 0; i < NO; i++) o[i] = (op_offmesh_desc){{1, 0, 1}, {2, 0, 2}, 1, 0, 0, 0, i};
+    f.d.verts = v, f.d.nverts = NV;
+    f.d.polys = p, f.d.npolys = NP;
+    f.d.detail = det, f.d.ndetail = NP;
+    f.d.detail_verts = dv, f.d.ndetail_verts = ND;
+    f.d.detail_tris = dt, f.d.ndetail_tris = ND;
+    f.d.offmesh = o, f.d.noffmesh = NO;
+    op_bytes b = save_of(&f.d);
+    OPT_CHECK(b.len == 19742758);
+    if (b.len >= 104) {
+      uint32_t size = (uint32_t)b.data[100] | (uint32_t)b.data[101] << 8 |
+                      (uint32_t)b.data[102] << 16 | (uint32_t)b.data[103] << 24;
+      OPT_CHECK(size == 19742758);
+      op_tile *t = NULL;
+      op_error e;
+      OPT_CHECK(op_tile_load(b.data, b.len, &t, &e) == OP_OK);
+      op_tile_free(t);
+    }
+    op_bytes_free(&b);
+  }
+  free(v), free(p), free(det), free(dv), free(dt), free(o);
+}
+
+OPT_TEST(fmt_height_bound_binary64, "FMT-011, MATH-001") {
+  /* binary32 coordinates are converted to binary64 before any computation (MATH-001):
+  ** cell 0.1, bound 16384 * 0.1 = 1638.4000000000000909... (binary64, exact product).
+  ** Binary32 values near 1638.4 are 2^-13 apart: 13421773 * 2^-13 = 1638.4000244140625 is
+  ** above the bound (a binary32 comparison against the bound rounded to binary32, which is
+  ** that same value, would accept it); 13421772 * 2^-13 = 1638.39990234375 is below. */
+  fix f;
+  square(&f);
+  f.d.tiling.cell_size = 0.1; /* W = 0.8, fW = 0.800000011920928955078125 */
+  const float fw = 0.800000011920928955078125f;
+  f.v[3] = fw, f.v[6] = fw, f.v[8] = fw, f.v[11] = fw;
+  f.v[4] = 13421772.0f * 0x1p-13f;
+  OPT_CHECK(succeeds(&f.d));
+  f.v[4] = 13421773.0f * 0x1p-13f;
+  OPT_CHECK((float)(16384 * 0.1) == f.v[4]);
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "verts[1].y"));
+  f.v[4] = -13421773.0f * 0x1p-13f;
+  OPT_CHECK(fails(&f.d, OP_E_RANGE, "verts[1].y"));
+}
+
 OPT_MAIN_BEGIN
+OPT_RUN(fmt_world_point);
+OPT_RUN(fmt_fw_ties_to_even);
+OPT_RUN(fmt_max_size);
+OPT_RUN(fmt_height_bound_binary64);
 OPT_RUN(fmt_canonical_bytes);
 OPT_RUN(fmt_content_id);
 OPT_RUN(fmt_round_trip);

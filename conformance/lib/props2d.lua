@@ -2,10 +2,10 @@
 -- scenarios (require "props2d"; the runner puts conformance/lib first on package.path).
 --
 -- check_tiles(t, res, W, maxv): properties of every output (T2D-043, G2D-225): polygons
--- convex and counter-clockwise
--- exactly (integer orientation of the coordinates times 512), at most 6 vertices, portal
--- edges on their side, overlapping portal edges of neighbouring tiles identical. Returns
--- the total area (twice, in units^2) and the number of polygons.
+-- convex and counter-clockwise exactly (integer orientation of the coordinates times 512),
+-- at most maxv vertices, portal edges on their side, overlapping portal edges of
+-- neighbouring tiles identical. Returns the total area (twice, in units^2) and the number
+-- of polygons.
 -- W is the tile size in world units, maxv the MaxVertsPerPoly of the build (default 6).
 -- Coordinates are compared on the scenarios' grid of 1/512 world units (SnapBits 9).
 local M = {}

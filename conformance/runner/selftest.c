@@ -101,6 +101,15 @@ static void answers(st *s) {
   check(s, w.buf && matches(w.buf, "{\"id\":3,\"error\":{\"kind\":\"argument\",\"field\":\"c[0]\","
                                    "\"value\":\"9007199254740993\",\"message\":\"other\"}}") == 1,
         "CONF-086", "a trace accepts the same error with another message");
+  /* CONF-015: the message is informative: any wording, in any language (valid UTF-8),
+  ** matches the reference's error of the same kind, field and value. */
+  check(s, w.buf && matches(w.buf, "{\"id\":3,\"error\":{\"kind\":\"argument\",\"field\":\"c[0]\","
+                                   "\"value\":\"9007199254740993\",\"message\":\"Koordinate \u00fcberschreitet 2^53 "
+                                   "\xe2\x80\x94 \xe5\x9d\x90\xe6\xa0\x87\"}}") == 1,
+        "CONF-015", "a message in another language is not compared");
+  check(s, w.buf && matches(w.buf, "{\"id\":3,\"error\":{\"kind\":\"argument\",\"field\":\"c[0]\","
+                                   "\"value\":\"9007199254740993\",\"message\":\"\"}}") == 1,
+        "CONF-015", "an empty message is not compared");
   opj_w_free(&w);
   opj_free(a);
 }
