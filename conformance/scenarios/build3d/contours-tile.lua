@@ -1,0 +1,66 @@
+-- conformance/scenarios/build3d/contours-tile.lua
+-- The contour stage (build3d-regions.md section 6) on hand-made soups, with the three
+-- partitions: a square floor (one region, one loop, four corners) and the same floor
+-- with a tall hollow pillar in the middle (a hole in the floor's region, or regions
+-- around it, depending on the partition).
+
+-- LVL-010 bytes of a soup: vertices {x, y, z} (binary64), triangles {a, b, c}.
+local function soup(t, verts, tris)
+  local b = t:table()
+  b:bytes("4f505453")
+  b:u32(1)
+  b:u32(#verts)
+  b:u32(#tris)
+  for _, v in ipairs(verts) do b:f64(v[1]); b:f64(v[2]); b:f64(v[3]) end
+  for _, tr in ipairs(tris) do b:u32(tr[1]); b:u32(tr[2]); b:u32(tr[3]) end
+  return b:hex()
+end
+
+-- A floor 6 x 6 at y = 0, and optionally a hollow box (four walls and a top) over
+-- x, z in [2.4, 3.6], 5 high.
+local function floor(t, pillar)
+  local v = { { 0, 0, 0 }, { 0, 0, 6 }, { 6, 0, 6 }, { 6, 0, 0 } }
+  local f = { { 0, 1, 2 }, { 0, 2, 3 } }
+  if pillar then
+    local a, b, h = 2.4, 3.6, 5
+    local base = #v
+    for _, p in ipairs({ { a, 0, a }, { a, 0, b }, { b, 0, b }, { b, 0, a },
+                         { a, h, a }, { a, h, b }, { b, h, b }, { b, h, a } }) do
+      v[#v + 1] = p
+    end
+    local q = { { 0, 1, 5, 4 }, { 1, 2, 6, 5 }, { 2, 3, 7, 6 }, { 3, 0, 4, 7 }, { 4, 5, 6, 7 } }
+    for _, r in ipairs(q) do
+      f[#f + 1] = { base + r[1], base + r[2], base + r[3] }
+      f[#f + 1] = { base + r[1], base + r[3], base + r[4] }
+    end
+  end
+  return soup(t, v, f)
+end
+
+return {
+  title = "Contours of one tile: a square floor, a floor with a pillar, three partitions",
+  clauses = { "REG-200", "REG-204", "REG-205", "REG-207", "REG-208", "REG-209", "REG-210",
+              "REG-212", "REG-215", "REG-216", "REG-219", "REG-220", "REG-222", "REG-223" },
+  run = function(t)
+    local plain, pillar = floor(t, false), floor(t, true)
+    for _, part in ipairs({ "watershed", "monotone", "layers" }) do
+      -- Humanoid, cs 0.3: floor cells 0..19; the outer ring is a ledge (SPAN-122), 18 x 18
+      -- open spans; erosion radius 2 keeps the 14 x 14 centre (196 spans >= 64): one
+      -- region. Its loop has 4 * 14 = 56 raw edges, all facing no region; simplification
+      -- keeps the extremes (lowest x, z and highest x, z) and the two other corners, at
+      -- 14 / sqrt(2) > 1.3 cells from the diagonal; sides of 14 cells <= 40: no split.
+      local r = t:call("contours.build_tile", { preset = "Humanoid", partition = part,
+                                                soup = plain, tile = { 0, 0 } })
+      t:check(r.built == true and r.nregions == 1, part .. ": one region")
+      t:check(r.nloops == 1 and r.ncontours == 1 and r.nverts == 4, part .. ": one square loop")
+      t:checkpoint("floor-" .. part, "table", r.bytes)
+      local p = t:call("contours.build_tile", { preset = "Humanoid", partition = part,
+                                                soup = pillar, tile = { 0, 0 } })
+      t:check(p.built == true and p.nloops >= 2 and p.unjoined == 0, part .. ": pillar, holes joined")
+      t:checkpoint("pillar-" .. part, "table", p.bytes)
+    end
+    -- A tile with no triangle is not built: no regions, no loops, empty bytes.
+    local far = t:call("contours.build_tile", { preset = "Humanoid", soup = plain, tile = { 4, 4 } })
+    t:check(far.built == false and far.nloops == 0 and far.bytes == "", "far tile not built")
+  end,
+}
