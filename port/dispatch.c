@@ -43,13 +43,19 @@ void opd_session_free(opd_session *s) {
 }
 
 /* CONF-040: handles are 1, 2, 3, ... in order of creation, never reused. On failure
-** (handle limit or memory) the object is freed and -1 returned. */
+** the object is freed and OPD_PUT_LIMIT (CONF-043) or OPD_PUT_NOMEM returned. */
+op_status opd_put_error(op_error *err, int64_t h) {
+  if (h == OPD_PUT_LIMIT) /* CONF-043 */
+    return op_fail(err, OP_E_LIMIT, "handle", "", "the session has used all 2^24 handles");
+  return op_fail(err, OP_E_NOMEM, "handle", "", "out of memory for a handle");
+}
+
 int64_t opd_put(opd_session *s, opd_kind kind, void *obj) {
-  if (s->n == OPD_MAX_HANDLES) { free_obj(kind, obj); return -1; }
+  if (s->n == OPD_MAX_HANDLES) { free_obj(kind, obj); return OPD_PUT_LIMIT; }
   if (s->n == s->cap) {
     size_t nc = s->cap ? s->cap * 2 : 16;
     slot *ns = realloc(s->slots, nc * sizeof *ns);
-    if (!ns) { free_obj(kind, obj); return -1; }
+    if (!ns) { free_obj(kind, obj); return OPD_PUT_NOMEM; }
     s->slots = ns;
     s->cap = nc;
   }
@@ -90,8 +96,8 @@ op_status opd_arg_error(op_error *err, const char *field, const char *why) {
 
 const opd_op *opd_find_op(const char *name) {
   const opd_op *tables[] = {opd_ops_session, opd_ops_math, opd_ops_format, opd_ops_mesh,
-                            opd_ops_build3d, opd_ops_spans, opd_ops_build2d,
-                            opd_ops_contours};
+                            opd_ops_build3d, opd_ops_spans, opd_ops_regions,
+                            opd_ops_contours, opd_ops_build2d};
   for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
     for (const opd_op *o = tables[t]; o->name; o++)
       if (strcmp(o->name, name) == 0) return o;

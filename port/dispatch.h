@@ -29,8 +29,12 @@ typedef enum opd_kind { OPD_TILE = 1, OPD_MESH, OPD_PRNG } opd_kind;
 
 /* Handle table: store an object (taking ownership) and get its handle; look one up. */
 /* (opd_put always takes ownership: when no handle can be allocated -- memory, or the
-** CONF-043 limit -- it frees the object and returns -1.) */
+** CONF-043 limit -- it frees the object and returns OPD_PUT_NOMEM or OPD_PUT_LIMIT.) */
 int64_t opd_put(opd_session *s, opd_kind kind, void *obj);
+#define OPD_PUT_NOMEM (-1) /* opd_put failed for memory */
+#define OPD_PUT_LIMIT (-2) /* opd_put failed: all 2^24 handles used (CONF-043) */
+/* The error for a failed opd_put (h < 0): limit or out_of_memory, field "handle". */
+op_status opd_put_error(op_error *err, int64_t h);
 void *opd_lookup(opd_session *s, opd_kind kind, int64_t handle);
 /* Frees the object and retires the handle; returns 0, or -1 if no such handle. */
 int opd_drop(opd_session *s, opd_kind kind, int64_t handle);

@@ -145,11 +145,11 @@ static op_status answer(opd_session *s, op_mesh *m, op_tile **tiles, size_t n, o
   if (!hs) { op_mesh_free(m); op_build2d_tiles_free(tiles, n); return nomem(err); }
   int64_t hm = opd_put(s, OPD_MESH, m);
   size_t put = 0;
-  int bad = hm < 0;
+  int64_t bad = hm < 0 ? hm : 0; /* the first failed opd_put, for opd_put_error */
   for (; put < n && !bad; put++) {
     hs[put] = opd_put(s, OPD_TILE, tiles[put]); /* takes ownership, also on failure */
     tiles[put] = NULL;
-    if (hs[put] < 0) bad = 1;
+    if (hs[put] < 0) bad = hs[put];
   }
   if (bad) {
     for (size_t i = 0; i < put; i++)
@@ -157,7 +157,7 @@ static op_status answer(opd_session *s, op_mesh *m, op_tile **tiles, size_t n, o
     if (hm >= 0) opd_drop(s, OPD_MESH, hm);
     op_build2d_tiles_free(tiles, n); /* the ones not yet handed over (NULL-safe) */
     free(hs);
-    return op_fail(err, OP_E_NOMEM, "handle", "", "no handle available");
+    return opd_put_error(err, bad); /* CONF-043 */
   }
   opj_w_key(res, "handle");
   opj_w_int(res, hm);

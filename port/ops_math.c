@@ -140,8 +140,8 @@ static op_status op_prng_new(opd_session *s, const opj *args, opj_w *res, op_err
   if (!r) return op_fail(err, OP_E_NOMEM, "seed", "", "out of memory");
   op_prng_seed(r, seed); /* MATH-042 */
   int64_t h = opd_put(s, OPD_PRNG, r);
-  if (h <= 0) /* opd_put freed r; MATH-055 */
-    return op_fail(err, OP_E_NOMEM, "seed", "", "handle table full or out of memory");
+  if (h <= 0) /* opd_put freed r; MATH-055, CONF-043 */
+    return opd_put_error(err, h);
   opj_w_key(res, "handle");
   opj_w_int(res, h);
   return OP_OK;

@@ -115,7 +115,7 @@ static op_status op_create(opd_session *s, const opj *args, opj_w *res, op_error
   op_mesh *m = NULL;
   if ((st = op_mesh_create(&p, &m, err))) return st;
   int64_t h = opd_put(s, OPD_MESH, m);
-  if (h < 0) return op_fail(err, OP_E_NOMEM, "handle", "", "no handle available");
+  if (h < 0) return opd_put_error(err, h); /* CONF-043 */
   opj_w_key(res, "handle");
   opj_w_int(res, h);
   return OP_OK;

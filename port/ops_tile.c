@@ -297,7 +297,7 @@ static op_status dec_tile(const opj *args, targs *a, op_error *err) {
 static op_status put_tile(opd_session *s, op_tile *t, opj_w *res, op_error *err) {
   uint64_t id = op_tile_content_id(t);
   int64_t h = opd_put(s, OPD_TILE, t);
-  if (h < 0) return op_fail(err, OP_E_NOMEM, "handle", "", "no handle available");
+  if (h < 0) return opd_put_error(err, h); /* CONF-043 */
   opj_w_key(res, "handle");
   opj_w_int(res, h);
   opj_w_key(res, "content_id");

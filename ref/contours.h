@@ -17,7 +17,7 @@
 #include "onepath_build3d.h"
 #include "regions.h"
 
-#define OP_CONTOUR_BORDER_REG OP_REG_BORDER /* border region bit (REG-030, REG-201) */
+#define OP_CONTOUR_BORDER_REG OP_REG_BORDER /* border region bit (REG-012, REG-201) */
 #define OP_CONTOUR_NONE 0xffffffffu     /* "no loop" in the edge map (REG-214) */
 #define OP_CVERT_TILE_BORDER 1u         /* vertex flag: tile-border vertex (REG-206) */
 #define OP_CVERT_AREA_BORDER 2u         /* vertex flag: area border (REG-207) */

@@ -23,7 +23,14 @@ local function sorted_entries(dir)
   for e in iter, st do
     if e:sub(1, 1) ~= "." then out[#out + 1] = e end
   end
-  table.sort(out) -- byte order (the runner never sets a locale, so strcoll is strcmp): CONF-085
+  -- CONF-085: byte order of the NAMES, i.e. of the file names without their extension
+  -- ("a.lua" before "a-b.lua"); Lua's < on strings is byte order in the C locale.
+  local function stem(e) return (e:gsub("%.[^.]*$", "")) end
+  table.sort(out, function(a, b)
+    local sa, sb = stem(a), stem(b)
+    if sa ~= sb then return sa < sb end
+    return a < b
+  end)
   return out
 end
 

@@ -249,8 +249,16 @@ int traces_write(const char *dir, const char *scenario, const char *text) {
   return (fclose(f) == 0 && ok) ? 0 : -1;
 }
 
+/* CONF-085: byte order of the names without their extension ("a.jsonl" before
+** "a-b.jsonl"), the full names breaking ties. */
 static int cmp_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+  const char *x = *(char *const *)a, *y = *(char *const *)b;
+  const char *dx = strrchr(x, '.'), *dy = strrchr(y, '.');
+  size_t lx = dx ? (size_t)(dx - x) : strlen(x), ly = dy ? (size_t)(dy - y) : strlen(y);
+  int c = memcmp(x, y, lx < ly ? lx : ly);
+  if (c) return c;
+  if (lx != ly) return lx < ly ? -1 : 1;
+  return strcmp(x, y);
 }
 
 /* Sorted entry names of a directory (no dot files). */
