@@ -574,6 +574,21 @@ static void hist_add(harness *h, op_ref r) {
   else h->hist[r % MAX_HIST] = r;
 }
 
+/* Whether the request's envelope passes CONF-024..027 (an object with only id, op and args,
+** an integral id in [0, 2^53 - 1], a string op, an object args), so that its op runs and
+** the model's prediction applies. A text-mode input mutated by the fuzzer may break the
+** envelope; then only the op-independent oracles are checked. */
+static int envelope_ok(const opj *rq) {
+  if (!rq || rq->type != OPJ_OBJ) return 0;
+  for (size_t i = 0; i < rq->n; i++)
+    if (strcmp(rq->keys[i], "id") && strcmp(rq->keys[i], "op") && strcmp(rq->keys[i], "args"))
+      return 0;
+  int64_t id;
+  const opj *jop = opj_get(rq, "op"), *args = opj_get(rq, "args");
+  return opj_int(opj_get(rq, "id"), 0, ((int64_t)1 << 53) - 1, &id) == 0 && jop &&
+         jop->type == OPJ_STR && (!args || args->type == OPJ_OBJ);
+}
+
 /* Executes one request line with every oracle. Returns the answer's ok object's "handle"
 ** (or 0) for the generator's bookkeeping. */
 static int64_t exec_request(harness *h, const char *req, size_t rlen, const char *note) {
@@ -584,7 +599,7 @@ static int64_t exec_request(harness *h, const char *req, size_t rlen, const char
   const char *op = jop && jop->type == OPJ_STR ? jop->str : "";
   pred p;
   memset(&p, 0, sizeof p);
-  if (args && args->type == OPJ_OBJ) predict(h, op, args, &p);
+  if (envelope_ok(rq) && args) predict(h, op, args, &p);
   op_mesh *me = the_mesh(h);
   op_bytes before = {0};
   if (me) before = mesh_bytes(h, me);
