@@ -33,6 +33,9 @@ n=0; for f in "$top"/fuzz/fuzz_*.c; do n=$((n + 1)); done
 per=$((budget / n)); [ "$per" -gt "$per_max" ] && per=$per_max; [ "$per" -ge 1 ] || per=1
 echo "fuzz-ci: $n harnesses, ${per}s each, in $out"
 rm -rf "$out/crashes"
+# A fixed libFuzzer seed: two CI runs of the same tree explore the same inputs for as long as
+# they run at the same speed, so a failure can be reproduced (FUZZ_ARGS overrides it).
+FUZZ_ARGS=${FUZZ_ARGS:--seed=1} \
 FUZZ_OUT=$out FUZZ_MINIMIZE=0 FUZZ_MAX_CRASHES=1 FUZZ_STATUS=log "$top/scripts/fuzz.sh" "$per"
 rc=$?
 if [ "$rc" -eq 1 ]; then
