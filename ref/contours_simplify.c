@@ -13,8 +13,24 @@
 
 typedef __int128 i128;
 
-static int same_key(const op_cvert *a, const op_cvert *b) {
-  return a->reg == b->reg && a->area == b->area;
+/* REG-208, REG-205: the direction d of the edge that raw vertex a starts, read off the
+** unit step to the next raw vertex b (an edge of direction 0 runs +z, 1 runs +x, 2 runs
+** -z, 3 runs -x). */
+static int edge_dir(const op_cvert *a, const op_cvert *b) {
+  if (b->z > a->z) return 0;
+  if (b->x > a->x) return 1;
+  if (b->z < a->z) return 2;
+  return 3;
+}
+
+/* REG-209: raw vertex j has the side key of raw vertex (j - 1) mod n: the same reg and
+** area, and, when the reg is a border region, the same edge direction (each side of the
+** tile border is its own key, so the tile's corners are change points). */
+static int same_key(const op_cvert *raw, uint32_t n, uint32_t j) {
+  const op_cvert *a = &raw[(j + n - 1) % n], *b = &raw[j];
+  if (a->reg != b->reg || a->area != b->area) return 0;
+  if (!(b->reg & OP_REG_BORDER)) return 1;
+  return edge_dir(a, b) == edge_dir(b, &raw[(j + 1) % n]);
 }
 
 /* REG-210: the squared distance of p to the closed segment ab as the fraction *num / *den. */
@@ -131,7 +147,7 @@ uint32_t op_contour_simplify(const op_cvert *raw, uint32_t n, uint8_t loop_area,
   /* REG-209: change points, else the two extreme corners */
   uint32_t nchange = 0;
   for (uint32_t j = 0; j < n; j++)
-    if (!same_key(&raw[(j + n - 1) % n], &raw[j])) {
+    if (!same_key(raw, n, j)) {
       keep[j] = 1;
       nchange++;
     }

@@ -1,9 +1,11 @@
 #!/bin/sh
-# regions-recast-diff.sh -- side-by-side check and benchmark of the region partitions
-# against Recast (Debian's librecast-dev): builds scripts/regions_recast_diff.cpp against a
-# build directory's libonepath.a and runs it. Optional: exits 0 with a note when librecast
-# or a C++ compiler is absent.
-#   scripts/regions-recast-diff.sh [build-dir] [--quick]
+# regions-recast-diff.sh -- side-by-side check and benchmark of the region partitions and
+# the contour stage against Recast (Debian's librecast-dev: rcBuildRegions,
+# rcBuildRegionsMonotone, rcBuildLayerRegions, rcBuildContours): builds
+# scripts/regions_recast_diff.cpp against a build directory's libonepath.a and runs it; it
+# prints a Markdown table (docs/benchmarks.md). Optional: exits 0 with a note when
+# librecast or a C++ compiler is absent.
+#   scripts/regions-recast-diff.sh [build-dir] [--quick] [--reps N]
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}

@@ -219,6 +219,79 @@ OPT_TEST(hole_and_merge, "REG-114") {
   op_chf_free(c);
 }
 
+/* REG-100, REG-104: an island can be several regions of one area that touch. The 7 x 7
+** floor with a hole at (3, 3) is one island of 48 spans; the monotone partition makes it
+** four regions (21, 3, 3, 21; hole_and_merge). MinRegionArea 48: the island is not fewer
+** than 48, all four stay although each is smaller; 49: all removed. Same for every
+** partition (the island is the same set of spans). Merging everything (MergeRegionArea
+** 400, REG-113 .. REG-116): pass 1 visits R1 (21): neighbours R2, R3 (3 each, R4 is not
+** linked to R1): least size, least id: into R2 (24); R2 (24): into R3 (3 < R4's 21): 27;
+** R3 (27): into R4: 48; R4 has no neighbour left. One region with a hole. */
+OPT_TEST(island_of_regions, "REG-104") {
+  static const char *const H[7] = {"#######", "#######", "#######", "###.###",
+                                   "#######", "#######", "#######"};
+  op_chf *c = map_chf(H, 7, 7);
+  OPT_CHECK(c && c->nspans == 48);
+  for (int p = 0; p < 3; p++) {
+    op_regions r;
+    OPT_CHECK(op_regions_build(c, (op_partition)p, 0, 48, 0, &r, NULL) == OP_OK);
+    int kept = 0;
+    for (uint32_t i = 0; i < r.nspans; i++) kept += r.reg[i] != 0;
+    OPT_CHECK(kept == 48 && r.nregions >= 1);
+    if (p == 1) OPT_CHECK(r.nregions == 4);
+    op_regions_free(&r);
+    OPT_CHECK(op_regions_build(c, (op_partition)p, 0, 49, 0, &r, NULL) == OP_OK);
+    OPT_CHECK(r.nregions == 0);
+    for (uint32_t i = 0; i < r.nspans; i++) OPT_CHECK(r.reg[i] == 0);
+    op_regions_free(&r);
+  }
+  op_regions r;
+  OPT_CHECK(op_regions_monotone(c, 0, 0, 400, &r, NULL) == OP_OK && r.nregions == 1);
+  for (uint32_t i = 0; i < r.nspans; i++) OPT_CHECK(r.reg[i] == 1);
+  op_regions_free(&r);
+  op_chf_free(c);
+}
+
+/* REG-102, REG-104 with volumes (SPAN-162) on the 9 x 3 floor of cut_by_volume: column
+** x = 4 cut by a volume of area 0 leaves two islands of 12 spans (4 x 3) that touch no
+** walkable span of another area (area-0 spans are not walkable): MinRegionArea 12 keeps
+** both (regions 1, 2), 13 removes both. A volume of area 5 instead: the strip (3 spans,
+** area 5) and both sides touch another walkable area, so MinRegionArea 13 keeps all
+** three, numbered by first span along row 0: left 1, strip 2, right 3. */
+static op_chf *cut_floor(uint8_t area) {
+  static const char *const F[3] = {"#########", "#########", "#########"};
+  op_chf *c = map_chf(F, 9, 3);
+  op_convex_volume v;
+  memset(&v, 0, sizeof v);
+  v.npoints = 4;
+  double pts[4][2] = {{4.1, -1}, {4.9, -1}, {4.9, 4}, {4.1, 4}};
+  memcpy(v.points, pts, sizeof pts);
+  v.ymin = -10;
+  v.ymax = 10;
+  v.area = area;
+  if (c) op_chf_mark_volumes(c, &v, 1, NULL);
+  return c;
+}
+OPT_TEST(cut_by_volume_edges, "REG-102") {
+  op_chf *c = cut_floor(0), *c5 = cut_floor(5);
+  OPT_CHECK(c && c5 && c->areas[4] == 0 && c5->areas[4] == 5);
+  for (int p = 0; p < 3; p++) {
+    op_regions r;
+    OPT_CHECK(op_regions_build(c, (op_partition)p, 0, 12, 0, &r, NULL) == OP_OK);
+    OPT_CHECK(r.nregions == 2 && reg_at(c, &r, 0, 0, 0) == 1 && reg_at(c, &r, 8, 2, 0) == 2);
+    op_regions_free(&r);
+    OPT_CHECK(op_regions_build(c, (op_partition)p, 0, 13, 0, &r, NULL) == OP_OK);
+    OPT_CHECK(r.nregions == 0 && reg_at(c, &r, 0, 0, 0) == 0 && reg_at(c, &r, 8, 2, 0) == 0);
+    op_regions_free(&r);
+    OPT_CHECK(op_regions_build(c5, (op_partition)p, 0, 13, 0, &r, NULL) == OP_OK);
+    OPT_CHECK(r.nregions == 3 && reg_at(c5, &r, 0, 0, 0) == 1 && reg_at(c5, &r, 4, 1, 0) == 2 &&
+              reg_at(c5, &r, 8, 2, 0) == 3);
+    op_regions_free(&r);
+  }
+  op_chf_free(c);
+  op_chf_free(c5);
+}
+
 /* REG-112: overlapping regions never merge. A 5 x 3 floor whose middle row carries a
 ** second floor 30 rows up ('B'): the upper spans link only to each other (climb 3 < 30),
 ** so they are a 5-span region sharing 5 columns with the floor. Monotone, merge 100: the
@@ -466,64 +539,81 @@ static int check_partition(const op_chf *c, const op_regions *r, int border, uin
   return bad;
 }
 
-OPT_TEST(levels_properties, "REG-001") {
+/* REG-170 on every generator at every preset, every tile: the properties of
+** check_partition for the three partitions with no rule (MinRegionArea 0), island removal
+** only, and the preset's MinRegionArea and MergeRegionArea; each run is repeated and must
+** give the same bytes. */
+OPT_TEST(levels_properties, "REG-170") {
   static const char *names[4] = {"terrain", "city", "stairs", "dungeon"};
   static const uint32_t sizes[4] = {24, 2, 10, 16};
-  for (int L = 0; L < 4; L++) {
-    op_settings s;
-    op_settings_preset("Humanoid", &s, NULL);
-    op_cell_settings cs;
-    op_settings_derive(&s, &cs, NULL);
-    op_trimesh m;
-    memset(&m, 0, sizeof m);
-    OPT_CHECK(op_level_generate(names[L], 3, sizes[L], &s, &m, NULL) == OP_OK);
-    op_soup soup = op_trimesh_soup(&m);
-    double o[3], ymax;
-    int32_t nx = 0, nz = 0;
-    OPT_CHECK(op_soup_frame(&soup, o, &ymax, NULL) == OP_OK);
-    OPT_CHECK(op_spans_tile_range(&s, &soup, &nx, &nz, NULL) == OP_OK);
-    int tiles = 0;
-    for (int32_t tz = 0; tz < nz && tz < 2; tz++)
-      for (int32_t tx = 0; tx < nx && tx < 2; tx++) {
-        op_chf *c = NULL;
-        OPT_CHECK(op_spans_build_tile(&s, &soup, o, o[1], ymax, tx, tz, &c, NULL) == OP_OK);
-        if (!c) continue;
-        tiles++;
-        uint16_t *layer = malloc(sizeof *layer * (c->nspans + 1));
-        uint32_t nl = 0;
-        OPT_CHECK(op_regions_layer_assign(c, layer, &nl, NULL) == OP_OK);
-        for (int p = 0; p < 3; p++) {
-          uint32_t mins[3] = {0, s.min_region_area, s.min_region_area};
-          uint32_t merges[3] = {0, 0, s.merge_region_area};
-          for (int k = 0; k < 3; k++) {
-            op_regions r;
-            OPT_CHECK(op_regions_build(c, (op_partition)p, cs.border, mins[k], merges[k], &r,
-                                       NULL) == OP_OK);
-            int bad = check_partition(c, &r, cs.border, mins[k] ? mins[k] : 1,
-                                      p == 2 ? layer : NULL);
-            if (bad) fprintf(stderr, "%s tile %d,%d partition %d min %u: %d bad\n", names[L],
-                             tx, tz, p, mins[k], bad);
-            OPT_CHECK(bad == 0);
-            /* determinism: a second run gives the same bytes */
-            op_regions r2;
-            op_bytes b1 = {0}, b2 = {0};
-            OPT_CHECK(op_regions_build(c, (op_partition)p, cs.border, mins[k], merges[k], &r2,
-                                       NULL) == OP_OK);
-            op_regions_save(&r, &b1, NULL);
-            op_regions_save(&r2, &b2, NULL);
-            OPT_CHECK(b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0);
-            op_bytes_free(&b1);
-            op_bytes_free(&b2);
-            op_regions_free(&r2);
-            op_regions_free(&r);
+  static const char *presets[3] = {"Humanoid", "Small", "Large"};
+  int tiles = 0, removed_runs = 0;
+  for (int P = 0; P < 3; P++)
+    for (int L = 0; L < 4; L++) {
+      op_settings s;
+      OPT_CHECK(op_settings_preset(presets[P], &s, NULL) == OP_OK);
+      op_cell_settings cs;
+      OPT_CHECK(op_settings_derive(&s, &cs, NULL) == OP_OK);
+      op_trimesh m;
+      memset(&m, 0, sizeof m);
+      OPT_CHECK(op_level_generate(names[L], 3, sizes[L], &s, &m, NULL) == OP_OK);
+      op_soup soup = op_trimesh_soup(&m);
+      double o[3], ymax;
+      int32_t nx = 0, nz = 0;
+      OPT_CHECK(op_soup_frame(&soup, o, &ymax, NULL) == OP_OK);
+      OPT_CHECK(op_spans_tile_range(&s, &soup, &nx, &nz, NULL) == OP_OK);
+      int level_tiles = 0;
+      for (int32_t tz = 0; tz < nz; tz++)
+        for (int32_t tx = 0; tx < nx; tx++) {
+          op_chf *c = NULL;
+          OPT_CHECK(op_spans_build_tile(&s, &soup, o, o[1], ymax, tx, tz, &c, NULL) == OP_OK);
+          if (!c) continue;
+          level_tiles++;
+          uint16_t *layer = malloc(sizeof *layer * (c->nspans + 1));
+          uint32_t nl = 0;
+          OPT_CHECK(op_regions_layer_assign(c, layer, &nl, NULL) == OP_OK);
+          for (int p = 0; p < 3; p++) {
+            uint32_t mins[3] = {0, s.min_region_area, s.min_region_area};
+            uint32_t merges[3] = {0, 0, s.merge_region_area};
+            for (int k = 0; k < 3; k++) {
+              op_regions r;
+              OPT_CHECK(op_regions_build(c, (op_partition)p, cs.border, mins[k], merges[k], &r,
+                                         NULL) == OP_OK);
+              int bad = check_partition(c, &r, cs.border, mins[k] ? mins[k] : 1,
+                                        p == 2 ? layer : NULL);
+              if (bad)
+                fprintf(stderr, "%s %s tile %d,%d partition %d min %u: %d bad\n", names[L],
+                        presets[P], tx, tz, p, mins[k], bad);
+              OPT_CHECK(bad == 0);
+              for (uint32_t i = 0; i < c->nspans; i++)
+                if (c->areas[i] && !r.reg[i]) {
+                  removed_runs++;
+                  break;
+                }
+              /* determinism: a second run gives the same bytes */
+              op_regions r2;
+              op_bytes b1 = {0}, b2 = {0};
+              OPT_CHECK(op_regions_build(c, (op_partition)p, cs.border, mins[k], merges[k], &r2,
+                                         NULL) == OP_OK);
+              op_regions_save(&r, &b1, NULL);
+              op_regions_save(&r2, &b2, NULL);
+              OPT_CHECK(b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0);
+              op_bytes_free(&b1);
+              op_bytes_free(&b2);
+              op_regions_free(&r2);
+              op_regions_free(&r);
+            }
           }
+          free(layer);
+          op_chf_free(c);
         }
-        free(layer);
-        op_chf_free(c);
-      }
-    OPT_CHECK(tiles > 0);
-    op_trimesh_free(&m);
-  }
+      OPT_CHECK(level_tiles > 0);
+      tiles += level_tiles;
+      op_trimesh_free(&m);
+    }
+  printf("     %d tiles x 3 partitions x 3 rule sets; %d runs removed spans by REG-104\n", tiles,
+         removed_runs);
+  OPT_CHECK(removed_runs > 0); /* the removal branch of the property was exercised */
 }
 
 OPT_MAIN_BEGIN
@@ -535,6 +625,8 @@ OPT_RUN(island_kept_by_other_area);
 OPT_RUN(border_ring_keeps);
 OPT_RUN(cut_by_volume);
 OPT_RUN(hole_and_merge);
+OPT_RUN(island_of_regions);
+OPT_RUN(cut_by_volume_edges);
 OPT_RUN(stacked_no_merge);
 OPT_RUN(ramp_over_floor_layers);
 OPT_RUN(empty_heightfield);
