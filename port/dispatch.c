@@ -97,7 +97,8 @@ op_status opd_arg_error(op_error *err, const char *field, const char *why) {
 const opd_op *opd_find_op(const char *name) {
   const opd_op *tables[] = {opd_ops_session, opd_ops_math, opd_ops_format, opd_ops_mesh,
                             opd_ops_build3d, opd_ops_spans, opd_ops_regions,
-                            opd_ops_contours, opd_ops_build2d};
+                            opd_ops_contours, opd_ops_polys, opd_ops_pipeline,
+                            opd_ops_build2d};
   for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
     for (const opd_op *o = tables[t]; o->name; o++)
       if (strcmp(o->name, name) == 0) return o;

@@ -59,6 +59,8 @@ extern const opd_op opd_ops_build3d[]; /* settings.*, obj.parse, level.generate 
 extern const opd_op opd_ops_spans[];   /* spans.* (port/ops_spans.c) */
 extern const opd_op opd_ops_regions[]; /* regions.* (port/ops_regions.c; added by REGIONS) */
 extern const opd_op opd_ops_contours[]; /* contours.* (port/ops_contours.c; added by CONTOURS) */
+extern const opd_op opd_ops_pipeline[]; /* build3d.soup, .chunk, .heightfield (port/ops_pipeline.c; added by ASSEMBLY) */
+extern const opd_op opd_ops_polys[];    /* polys.build_tile (port/ops_polys.c; added by POLYGONS) */
 
 /* Kind-agnostic drop (session op "drop"); 0, or -1 if no such live handle. */
 int opd_drop_any(opd_session *s, int64_t handle);

@@ -1,0 +1,3 @@
+-- build3d/chunk-city: the chunked build of the generated city level equals the soup build byte
+-- for byte (POLY-226), every partition, two chunk sizes; see conformance/lib/pipeline3d.lua.
+return require("pipeline3d").chunk_scenario("city")

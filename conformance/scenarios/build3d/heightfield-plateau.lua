@@ -1,0 +1,3 @@
+-- build3d/heightfield-plateau: the whole 3D pipeline (build3d-polys.md POLY-220) on hand-made solid
+-- columns (plateau), three partitions; see conformance/lib/pipeline3d.lua.
+return require("pipeline3d").heightfield_scenario("plateau")

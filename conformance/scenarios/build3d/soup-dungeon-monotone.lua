@@ -1,0 +1,3 @@
+-- build3d/soup-dungeon-monotone: the whole 3D pipeline (build3d-polys.md POLY-220) on the generated
+-- dungeon level, monotone partition, presets Humanoid and Small; see conformance/lib/pipeline3d.lua.
+return require("pipeline3d").soup_scenario("dungeon", "monotone")

@@ -1,0 +1,66 @@
+/*
+** onepath_pipeline.h -- public entry points of the whole 3D build (libonepath):
+** Mesh3DPipeline.BuildSoup, BuildChunk and BuildHeightfield run every stage for every
+** tile in the order of spec/build3d-polys.md section 5 (POLY-220 .. POLY-227) and return a
+** stitched TiledNavMesh (op_mesh).
+**
+** Conventions as in onepath.h: every function that can fail returns an op_status and
+** fills the op_error; a failed call changes nothing and returns nothing.
+*/
+#ifndef ONEPATH_PIPELINE_H
+#define ONEPATH_PIPELINE_H
+
+#include "onepath.h"
+#include "onepath_build3d.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One tile added to the mesh, in build order (POLY-224). */
+typedef struct op_pipeline_tile {
+  int32_t x, z, layer;
+  uint32_t nverts, npolys;
+  uint64_t content_id;
+} op_pipeline_tile;
+
+/* The result of a build. Owned by the caller: op_pipeline_result_free. */
+typedef struct op_pipeline_result {
+  op_mesh *mesh;            /* the stitched mesh (POLY-224) */
+  int32_t ntx, ntz;         /* the tile grid (POLY-221) */
+  uint32_t nbuilt;          /* tiles whose spans were built (SPAN-182) */
+  uint32_t ntiles;          /* tiles added to the mesh (with at least one polygon) */
+  op_pipeline_tile *tiles;  /* ntiles, in build order */
+  uint64_t npolys;          /* polygons over all tiles */
+} op_pipeline_result;
+
+/* Optional observers of a build (NULL members are skipped; they cannot change it).
+** progress: after each tile of the grid (done of total), including tiles not built.
+** tile: after each tile added to the mesh; the tile is the mesh's input (borrowed for
+** the call). */
+typedef struct op_pipeline_hooks {
+  void *ud;
+  void (*progress)(void *ud, uint64_t done, uint64_t total);
+  void (*tile)(void *ud, int32_t tx, int32_t tz, const op_tile *tile);
+} op_pipeline_hooks;
+
+/* Mesh3DPipeline.BuildSoup (POLY-220): settings s, triangle soup. hooks may be NULL. */
+op_status op_pipeline_build_soup(const op_settings *s, const op_soup *soup,
+                                 const op_pipeline_hooks *hooks, op_pipeline_result *out,
+                                 op_error *err);
+/* Mesh3DPipeline.BuildChunk (POLY-220): the same mesh as BuildSoup of the chunked mesh's
+** soup, byte for byte (SPAN-181). */
+op_status op_pipeline_build_chunk(const op_settings *s, const op_chunked *c,
+                                  const op_pipeline_hooks *hooks, op_pipeline_result *out,
+                                  op_error *err);
+/* Mesh3DPipeline.BuildHeightfield (POLY-220): solid columns (SPAN-070). */
+op_status op_pipeline_build_heightfield(const op_settings *s, const op_solid_columns *cols,
+                                        const op_pipeline_hooks *hooks,
+                                        op_pipeline_result *out, op_error *err);
+/* Frees the mesh and the tile list, zeroes *r; NULL-safe. */
+void op_pipeline_result_free(op_pipeline_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ONEPATH_PIPELINE_H */

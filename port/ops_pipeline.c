@@ -1,0 +1,335 @@
+/*
+** ops_pipeline.c -- protocol operations of the whole 3D build (spec/build3d-polys.md
+** section 6, POLY-230 .. POLY-233): build3d.soup, build3d.chunk, build3d.heightfield.
+** Table opd_ops_pipeline.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch.h"
+#include "onepath_pipeline.h"
+#include "ops_settings.h"
+#include "../ref/assembly.h"
+#include "../ref/internal.h"
+
+/* Prefixes err->field with `pre`. */
+static void prefix_field(op_error *err, const char *pre) {
+  if (!err) return;
+  char f[sizeof err->field];
+  snprintf(f, sizeof f, "%s%.80s", pre, err->field);
+  memcpy(err->field, f, sizeof f);
+}
+
+/* Copies of the tiles the build adds (POLY-233), collected by the tile hook. */
+typedef struct tile_copies {
+  op_tile **t;
+  uint32_t n, cap;
+  int failed; /* an allocation failed: the op answers out_of_memory */
+} tile_copies;
+
+static void keep_tile(void *ud, int32_t tx, int32_t tz, const op_tile *tile) {
+  (void)tx;
+  (void)tz;
+  tile_copies *c = ud;
+  op_bytes b = {NULL, 0};
+  op_tile *copy = NULL;
+  if (c->failed) return;
+  if (c->n == c->cap) {
+    uint32_t nc = c->cap ? 2 * c->cap : 16;
+    op_tile **nt = realloc(c->t, nc * sizeof *nt);
+    if (!nt) {
+      c->failed = 1;
+      return;
+    }
+    c->t = nt;
+    c->cap = nc;
+  }
+  if (op_tile_save(tile, &b, NULL) != OP_OK || op_tile_load(b.data, b.len, &copy, NULL) != OP_OK)
+    c->failed = 1;
+  else
+    c->t[c->n++] = copy;
+  op_bytes_free(&b);
+}
+
+static void copies_free(tile_copies *c) {
+  for (uint32_t i = 0; i < c->n; i++) op_tile_free(c->t[i]);
+  free(c->t);
+  memset(c, 0, sizeof *c);
+}
+
+typedef struct pl_args {
+  tile_copies tc;
+  op_pipeline_hooks hooks;
+  opd_settings_dec sd;
+  op_trimesh m;
+  uint32_t *col_start;
+  op_solid_span *spans;
+} pl_args;
+
+static void args_free(pl_args *a) {
+  copies_free(&a->tc);
+  opd_settings_dec_free(&a->sd);
+  op_trimesh_free(&a->m);
+  free(a->col_start);
+  free(a->spans);
+}
+
+/* POLY-230: settings | preset (+ partition, detail_sample_distance overrides). */
+static op_status dec_settings(const opj *args, pl_args *a, op_error *err) {
+  const opj *js = opj_get(args, "settings"), *jp = opj_get(args, "preset");
+  if ((js != NULL) == (jp != NULL))
+    return opd_arg_error(err, "settings", "give exactly one of settings and preset");
+  op_status st;
+  if (js) {
+    st = opd_settings_decode(js, &a->sd, err);
+    if (st == OP_OK) st = op_settings_validate(&a->sd.s, err);
+    if (st == OP_OK) st = op_detail_check(&a->sd.s, err); /* POLY-202 */
+    return opd_settings_prefix(st, err);
+  }
+  memset(&a->sd, 0, sizeof a->sd);
+  if (jp->type != OPJ_STR) return opd_arg_error(err, "preset", "must be a preset name");
+  if ((st = op_settings_preset(jp->str, &a->sd.s, err)) != OP_OK) {
+    if (err) snprintf(err->field, sizeof err->field, "preset");
+    return st;
+  }
+  const opj *v = opj_get(args, "partition");
+  if (v) {
+    int k = -1;
+    for (int j = 0; j < 3 && v->type == OPJ_STR; j++)
+      if (!strcmp(v->str, opd_partition_names[j])) k = j;
+    if (k < 0) return opd_arg_error(err, "partition", "watershed, monotone or layers");
+    a->sd.s.partition = (op_partition)k;
+  }
+  v = opj_get(args, "detail_sample_distance");
+  if (v && opj_double(v, &a->sd.s.detail_sample_distance))
+    return opd_arg_error(err, "detail_sample_distance", "must be a number");
+  st = op_settings_validate(&a->sd.s, err); /* the overridden members by their own names */
+  return st == OP_OK ? op_detail_check(&a->sd.s, err) : st;
+}
+
+/* POLY-230: soup | level (the forms of SPAN-190). */
+static op_status dec_soup(const opj *args, pl_args *a, op_error *err) {
+  const opj *js = opj_get(args, "soup"), *jl = opj_get(args, "level");
+  op_status st;
+  if ((js != NULL) == (jl != NULL))
+    return opd_arg_error(err, "soup", "give exactly one of soup and level");
+  if (js) {
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    if (opj_hexbytes(js, &bytes, &len))
+      return opd_arg_error(err, "soup", "must be hex bytes of a triangle soup");
+    st = op_soup_load(bytes, len, &a->m, err);
+    free(bytes);
+    if (st != OP_OK) prefix_field(err, "soup.");
+    return st;
+  }
+  const opj *n = opj_get(jl, "name");
+  uint64_t seed;
+  int64_t size;
+  if (!n || n->type != OPJ_STR) return opd_arg_error(err, "level.name", "must be a string");
+  if (opj_u64hex(opj_get(jl, "seed"), &seed))
+    return opd_arg_error(err, "level.seed", "must be 16 lower-case hex digits");
+  if (opj_int(opj_get(jl, "size"), 0, UINT32_MAX, &size))
+    return opd_arg_error(err, "level.size", "must be an integer");
+  st = op_level_generate(n->str, seed, (uint32_t)size, &a->sd.s, &a->m, err);
+  if (st != OP_OK) prefix_field(err, "level.");
+  return st;
+}
+
+/* POLY-232: columns {origin, width, depth, spans: per column [[ymin, ymax, area], ...]}. */
+static op_status dec_columns(const opj *args, pl_args *a, op_solid_columns *c, op_error *err) {
+  const opj *jc = opj_get(args, "columns");
+  if (!jc || jc->type != OPJ_OBJ) return opd_arg_error(err, "columns", "must be an object");
+  memset(c, 0, sizeof *c);
+  const opj *o = opj_get(jc, "origin");
+  if (!o || o->type != OPJ_ARR || o->n != 3 || opj_double(o->items[0], &c->origin[0]) ||
+      opj_double(o->items[1], &c->origin[1]) || opj_double(o->items[2], &c->origin[2]))
+    return opd_arg_error(err, "columns.origin", "must be [x, y, z]");
+  int64_t w, d;
+  if (opj_int(opj_get(jc, "width"), 0, UINT32_MAX, &w))
+    return opd_arg_error(err, "columns.width", "must be an integer in 0..2^32-1");
+  if (opj_int(opj_get(jc, "depth"), 0, UINT32_MAX, &d))
+    return opd_arg_error(err, "columns.depth", "must be an integer in 0..2^32-1");
+  const opj *js = opj_get(jc, "spans");
+  int empty = js && js->type == OPJ_OBJ && js->n == 0; /* {} is the empty array */
+  if (!js || (js->type != OPJ_ARR && !empty) || (uint64_t)js->n != (uint64_t)w * (uint64_t)d)
+    return opd_arg_error(err, "columns.spans", "must be an array of width * depth columns");
+  size_t total = 0;
+  for (size_t i = 0; i < js->n; i++) {
+    /* POLY-232: {} (an empty Lua table) is the empty column too */
+    if (js->items[i]->type != OPJ_ARR && !(js->items[i]->type == OPJ_OBJ && js->items[i]->n == 0)) {
+      char f[64];
+      snprintf(f, sizeof f, "columns.spans[%zu]", i);
+      return opd_arg_error(err, f, "must be an array of spans");
+    }
+    total += js->items[i]->n;
+  }
+  if (total > (1u << 24))
+    return op_fail_i(err, OP_E_LIMIT, "columns.spans", (long long)total, "at most 2^24 spans");
+  a->col_start = calloc(js->n + 1, sizeof *a->col_start);
+  a->spans = calloc(total + 1, sizeof *a->spans);
+  if (!a->col_start || !a->spans) return op_fail(err, OP_E_NOMEM, "columns", "", "out of memory");
+  size_t k = 0;
+  for (size_t i = 0; i < js->n; i++) {
+    a->col_start[i] = (uint32_t)k;
+    const opj *col = js->items[i];
+    for (size_t j = 0; j < col->n; j++, k++) {
+      const opj *sp = col->items[j];
+      int64_t y0, y1, ar;
+      if (!sp || sp->type != OPJ_ARR || sp->n != 3 ||
+          opj_int(sp->items[0], INT32_MIN, INT32_MAX, &y0) ||
+          opj_int(sp->items[1], INT32_MIN, INT32_MAX, &y1) || opj_int(sp->items[2], 0, 255, &ar)) {
+        char f[64];
+        snprintf(f, sizeof f, "columns.spans[%zu][%zu]", i, j);
+        return opd_arg_error(err, f, "must be [ymin, ymax, area], integers");
+      }
+      a->spans[k].ymin = (int32_t)y0;
+      a->spans[k].ymax = (int32_t)y1;
+      a->spans[k].area = (uint8_t)ar;
+    }
+  }
+  a->col_start[js->n] = (uint32_t)k;
+  c->width = (uint32_t)w;
+  c->depth = (uint32_t)d;
+  c->col_start = a->col_start;
+  c->nspans = (uint32_t)k;
+  c->spans = a->spans;
+  return OP_OK;
+}
+
+/* POLY-233: the answer; the mesh becomes a session handle. */
+static op_status answer(opd_session *ss, pl_args *a, op_pipeline_result *r, opj_w *res,
+                        op_error *err) {
+  tile_copies *tc = &a->tc;
+  if (tc->failed || tc->n != r->ntiles)
+    return op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
+  int64_t *th = calloc((size_t)tc->n + 1, sizeof *th);
+  if (!th) return op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
+  op_mesh *m = r->mesh;
+  r->mesh = NULL;
+  int64_t h = opd_put(ss, OPD_MESH, m); /* takes ownership */
+  uint32_t put = 0;
+  for (; h >= 0 && put < tc->n; put++) {
+    th[put] = opd_put(ss, OPD_TILE, tc->t[put]); /* takes ownership */
+    tc->t[put] = NULL;
+    if (th[put] < 0) break;
+  }
+  if (h < 0 || put < tc->n) { /* POLY-233: a failed op creates no handle */
+    int64_t bad = h < 0 ? h : th[put];
+    if (h >= 0) opd_drop(ss, OPD_MESH, h);
+    for (uint32_t i = 0; h >= 0 && i < put; i++) opd_drop(ss, OPD_TILE, th[i]);
+    free(th);
+    return opd_put_error(err, bad);
+  }
+  opj_w_key(res, "mesh");
+  opj_w_int(res, h);
+  opj_w_key(res, "ntx");
+  opj_w_int(res, r->ntx);
+  opj_w_key(res, "ntz");
+  opj_w_int(res, r->ntz);
+  opj_w_key(res, "built");
+  opj_w_int(res, r->nbuilt);
+  opj_w_key(res, "npolys");
+  opj_w_int(res, (int64_t)r->npolys);
+  opj_w_key(res, "tiles");
+  opj_w_arr_begin(res);
+  for (uint32_t i = 0; i < r->ntiles; i++) {
+    const op_pipeline_tile *t = &r->tiles[i];
+    opj_w_obj_begin(res);
+    opj_w_key(res, "x");
+    opj_w_int(res, t->x);
+    opj_w_key(res, "z");
+    opj_w_int(res, t->z);
+    opj_w_key(res, "layer");
+    opj_w_int(res, t->layer);
+    opj_w_key(res, "nverts");
+    opj_w_int(res, t->nverts);
+    opj_w_key(res, "npolys");
+    opj_w_int(res, t->npolys);
+    opj_w_key(res, "content_id");
+    opj_w_u64hex(res, t->content_id);
+    opj_w_key(res, "tile");
+    opj_w_int(res, th[i]);
+    opj_w_obj_end(res);
+  }
+  opj_w_arr_end(res);
+  free(th);
+  return OP_OK;
+}
+
+/* POLY-230 */
+static op_status build_soup_op(opd_session *ss, const opj *args, opj_w *res, op_error *err) {
+  pl_args a;
+  memset(&a, 0, sizeof a);
+  a.hooks.ud = &a.tc;
+  a.hooks.tile = keep_tile;
+  op_pipeline_result r;
+  memset(&r, 0, sizeof r);
+  op_status st = dec_settings(args, &a, err);
+  if (st == OP_OK) st = dec_soup(args, &a, err);
+  if (st == OP_OK) {
+    op_soup soup = op_trimesh_soup(&a.m);
+    st = op_pipeline_build_soup(&a.sd.s, &soup, &a.hooks, &r, err);
+  }
+  if (st == OP_OK) st = answer(ss, &a, &r, res, err);
+  op_pipeline_result_free(&r);
+  args_free(&a);
+  return st;
+}
+
+/* POLY-231 */
+static op_status build_chunk_op(opd_session *ss, const opj *args, opj_w *res, op_error *err) {
+  pl_args a;
+  memset(&a, 0, sizeof a);
+  a.hooks.ud = &a.tc;
+  a.hooks.tile = keep_tile;
+  op_pipeline_result r;
+  memset(&r, 0, sizeof r);
+  op_chunked *ch = NULL;
+  double size = 0;
+  op_status st = dec_settings(args, &a, err);
+  if (st == OP_OK) st = dec_soup(args, &a, err);
+  if (st == OP_OK && opj_double(opj_get(args, "chunk_size"), &size))
+    st = opd_arg_error(err, "chunk_size", "must be a number");
+  if (st == OP_OK) {
+    op_soup soup = op_trimesh_soup(&a.m);
+    st = op_chunked_create(&soup, size, &ch, err);
+  }
+  if (st == OP_OK)
+    st = op_pipeline_build_chunk(&a.sd.s, ch, &a.hooks, &r, err);
+  if (st == OP_OK) st = answer(ss, &a, &r, res, err);
+  op_chunked_free(ch);
+  op_pipeline_result_free(&r);
+  args_free(&a);
+  return st;
+}
+
+/* POLY-232 */
+static op_status build_heightfield_op(opd_session *ss, const opj *args, opj_w *res,
+                                      op_error *err) {
+  pl_args a;
+  memset(&a, 0, sizeof a);
+  a.hooks.ud = &a.tc;
+  a.hooks.tile = keep_tile;
+  op_pipeline_result r;
+  memset(&r, 0, sizeof r);
+  op_solid_columns c;
+  op_status st = dec_settings(args, &a, err);
+  if (st == OP_OK) st = dec_columns(args, &a, &c, err);
+  if (st == OP_OK && (st = op_solid_columns_validate(&c, &a.sd.s, err)) != OP_OK)
+    prefix_field(err, "columns."); /* POLY-232: SPAN-072's fields under columns. */
+  if (st == OP_OK)
+    st = op_pipeline_build_heightfield(&a.sd.s, &c, &a.hooks, &r, err);
+  if (st == OP_OK) st = answer(ss, &a, &r, res, err);
+  op_pipeline_result_free(&r);
+  args_free(&a);
+  return st;
+}
+
+const opd_op opd_ops_pipeline[] = {
+    {"build3d.soup", build_soup_op},
+    {"build3d.chunk", build_chunk_op},
+    {"build3d.heightfield", build_heightfield_op},
+    {NULL, NULL},
+};
