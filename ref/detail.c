@@ -1,7 +1,7 @@
 /*
 ** detail.c -- the detail mesh of the 3D build (spec/build3d-polys.md section 4,
 ** POLY-200 .. POLY-203). v0 specifies the path without height sampling only: a tile
-** built with DetailSampleDistance below 0.9 cells has no detail mesh; sampling is
+** built with DetailSampleDistance at most 0.9 cells has no detail mesh; sampling is
 ** refused with an argument error until its text exists.
 */
 #include <stdlib.h>
@@ -13,10 +13,10 @@
 /* POLY-202: sampling (DetailSampleDist != 0 by SPAN-025) is not specified in v0. */
 op_status op_detail_check(const op_settings *s, op_error *err) {
   if (!s) return op_fail(err, OP_E_ARGUMENT, "settings", "NULL", "settings are required");
-  if (!(s->detail_sample_distance < 0.9)) /* SPAN-025's threshold, POLY-201 */
+  if (!(s->detail_sample_distance <= 0.9)) /* SPAN-025's threshold, POLY-201 */
     return op_fail_d(err, OP_E_ARGUMENT, "detail_sample_distance", s->detail_sample_distance,
-                     "height sampling (DetailSampleDistance >= 0.9 cells) is not specified "
-                     "in v0 (build3d-polys.md POLY-202); use a value below 0.9");
+                     "height sampling (DetailSampleDistance > 0.9 cells) is not specified "
+                     "in v0 (build3d-polys.md POLY-202); use a value of at most 0.9");
   return OP_OK;
 }
 

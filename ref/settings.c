@@ -215,7 +215,7 @@ op_status op_settings_derive(const op_settings *s, op_cell_settings *out, op_err
   st = op_sincos(s->max_slope * deg, &sn, &cs, err);
   if (st != OP_OK) return st; /* cannot happen: |slope| <= 90 */
   d.slope_cos = cs;
-  d.detail_sample_dist = s->detail_sample_distance < 0.9 /* SPAN-025 */
+  d.detail_sample_dist = s->detail_sample_distance <= 0.9 /* SPAN-025 */
                              ? 0.0
                              : s->cell_size * s->detail_sample_distance;
   d.detail_sample_max_error = s->cell_height * s->detail_sample_max_error;

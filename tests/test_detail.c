@@ -22,11 +22,12 @@ OPT_TEST(detail_threshold, "POLY-202") {
   op_settings s = no_sampling();
   op_error e;
   OPT_CHECK(op_detail_check(&s, &e) == OP_OK);
-  s.detail_sample_distance = 0.8999999999999999; /* the double below 0.9: no sampling */
+  s.detail_sample_distance = 0.9; /* SPAN-025: at or below 0.9 cells, no sampling */
   OPT_CHECK(op_detail_check(&s, &e) == OP_OK);
-  s.detail_sample_distance = 0.9; /* SPAN-025: 0.9 is not below 0.9, so it samples */
+  s.detail_sample_distance = 0.9000000000000001; /* the double above 0.9: it samples */
   OPT_CHECK(op_detail_check(&s, &e) == OP_E_ARGUMENT);
-  OPT_CHECK(strcmp(e.field, "detail_sample_distance") == 0 && strcmp(e.value, "0.9") == 0);
+  OPT_CHECK(strcmp(e.field, "detail_sample_distance") == 0 &&
+            strcmp(e.value, "0.9000000000000001") == 0);
   op_settings_preset("Humanoid", &s, &e); /* the presets sample, 6 cells */
   OPT_CHECK(op_detail_check(&s, &e) == OP_E_ARGUMENT && strcmp(e.value, "6") == 0);
 }

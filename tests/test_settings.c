@@ -100,8 +100,10 @@ OPT_TEST(slope_cos, "SPAN-024") {
   OPT_CHECK(fabs(c.slope_cos - 0.70710678118654752) < 1e-15);
   s.max_slope = 0;
   OPT_CHECK(op_settings_derive(&s, &c, &e) == OP_OK && c.slope_cos == 1.0); /* MATH-031 */
-  s.detail_sample_distance = 0.89999999999999991; /* below 0.9: no sampling */
+  s.detail_sample_distance = 0.9; /* at or below 0.9: no sampling (SPAN-025) */
   OPT_CHECK(op_settings_derive(&s, &c, &e) == OP_OK && c.detail_sample_dist == 0.0);
+  s.detail_sample_distance = 0.90000000000000013; /* the double above 0.9: sampling */
+  OPT_CHECK(op_settings_derive(&s, &c, &e) == OP_OK && c.detail_sample_dist > 0.0);
 }
 
 #define EXPECT_BAD(mut, kind, field, value)                                  \

@@ -42,11 +42,12 @@ return {
                    { kind = "argument", field = "detail_sample_distance" })
     t:expect_error("build3d.soup", { preset = "Humanoid", detail_sample_distance = -1, soup = floor },
                    { kind = "out_of_range", field = "detail_sample_distance" })
-    -- POLY-202: the presets sample (6 cells); 0.9 samples too (SPAN-025); 0.8999 does not
+    -- POLY-202: the presets sample (6 cells); the double just above 0.9 samples too (SPAN-025:
+    -- no sampling at or below 0.9 cells); 0.8999 does not
     t:expect_error("build3d.soup", { preset = "Humanoid", soup = floor },
                    { kind = "argument", field = "detail_sample_distance", value = "6" })
-    t:expect_error("build3d.soup", { preset = "Small", detail_sample_distance = 0.9, soup = floor },
-                   { kind = "argument", field = "detail_sample_distance", value = "0.9" })
+    t:expect_error("build3d.soup", { preset = "Small", detail_sample_distance = 0.9000000000000001, soup = floor },
+                   { kind = "argument", field = "detail_sample_distance", value = "0.9000000000000001" })
     t:expect_error("build3d.soup", { settings = hum, soup = floor },
                    { kind = "argument", field = "settings.detail_sample_distance", value = "6" })
     local ok = t:call("build3d.soup", { preset = "Humanoid", detail_sample_distance = 0.8999,
