@@ -149,52 +149,81 @@ void opm_init(op_mesh *m, const op_mesh_params *p) {
   m->params = *p;
 }
 
-static void slot_free_contents(opm_slot *s) {
-  op_tile_free(s->tile);
-  free(s->flags);
-  free(s->area);
-  free(s->links);
-  s->tile = NULL;
-  s->flags = NULL;
-  s->area = NULL;
-  s->links = NULL;
-  s->nlinks = 0;
-  memset(&s->view, 0, sizeof s->view);
+static void occ_free(opm_occ *o) {
+  if (!o) return;
+  op_tile_free(o->tile);
+  free(o->flags);
+  free(o->area);
+  free(o->links);
+  free(o);
 }
 
 void opm_clear(op_mesh *m) {
-  for (uint32_t i = 0; i < m->nslots; i++) slot_free_contents(&m->slots[i]);
+  for (uint32_t k = 0; k < m->nslots; k++) occ_free(m->slots[k].occ);
   free(m->slots);
   m->slots = NULL;
   m->nslots = m->capslots = 0;
 }
 
+/* Stored slots (mesh_internal.h): ascending by index, only those that hold state. The
+** position of the first stored slot whose index is >= s (m->nslots if none). */
+static uint32_t lower_slot(const op_mesh *m, uint32_t s) {
+  uint32_t lo = 0, hi = m->nslots;
+  while (lo < hi) { /* binary search: entries [0, lo) are below s, [hi, n) at or above */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (m->slots[mid].index < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+opm_slot *opm_slot_at(const op_mesh *m, uint32_t s) {
+  uint32_t k = lower_slot(m, s);
+  return k < m->nslots && m->slots[k].index == s ? &m->slots[k] : NULL;
+}
+
 int opm_reserve(op_mesh *m, uint32_t n) {
-  if (n <= m->nslots) return 0;
-  if (n > m->capslots) {
-    uint32_t cap = m->capslots ? m->capslots : 8;
-    while (cap < n) cap = cap > UINT32_MAX / 2 ? n : cap * 2;
-    opm_slot *s = realloc(m->slots, (size_t)cap * sizeof *s);
-    if (!s) return -1;
-    m->slots = s;
-    m->capslots = cap;
-  }
-  for (uint32_t i = m->nslots; i < n; i++) {
-    memset(&m->slots[i], 0, sizeof m->slots[i]);
-    m->slots[i].gen = 1; /* MESH-011 */
-  }
-  m->nslots = n;
+  if (n <= m->capslots) return 0;
+  uint32_t cap = m->capslots ? m->capslots : 8;
+  while (cap < n) cap *= 2; /* n <= max_tiles <= 2^22 stored slots: no overflow */
+  opm_slot *p = realloc(m->slots, (size_t)cap * sizeof *p);
+  if (!p) return -1;
+  m->slots = p;
+  m->capslots = cap;
   return 0;
 }
 
-int opm_install(op_mesh *m, uint32_t s, uint32_t gen, op_tile *t) {
-  opm_slot *sl = &m->slots[s];
+/* Inserts an empty stored slot (index s, generation gen) at position k, which keeps the
+** indices ascending. The entry, or NULL (no memory; then nothing changed). */
+static opm_slot *insert_slot(op_mesh *m, uint32_t k, uint32_t s, uint32_t gen) {
+  if (opm_reserve(m, m->nslots + 1)) return NULL;
+  memmove(&m->slots[k + 1], &m->slots[k], (size_t)(m->nslots - k) * sizeof *m->slots);
+  m->slots[k].index = s;
+  m->slots[k].gen = gen;
+  m->slots[k].occ = NULL;
+  m->nslots++;
+  return &m->slots[k];
+}
+
+/* Removes the stored slot at position k (its occupant already freed or moved). */
+static void erase_slot(op_mesh *m, uint32_t k) {
+  memmove(&m->slots[k], &m->slots[k + 1], (size_t)(m->nslots - k - 1) * sizeof *m->slots);
+  m->nslots--;
+}
+
+opm_slot *opm_append(op_mesh *m, uint32_t s, uint32_t gen) {
+  return insert_slot(m, m->nslots, s, gen);
+}
+
+int opm_install(op_mesh *m, uint32_t k, uint32_t gen, op_tile *t) {
   op_tile_desc v;
   op_tile_view(t, &v);
   size_t n = v.npolys ? v.npolys : 1;
+  opm_occ *o = calloc(1, sizeof *o);
   uint16_t *fl = malloc(n * sizeof *fl);
   uint8_t *ar = malloc(n);
-  if (!fl || !ar) {
+  if (!o || !fl || !ar) {
+    free(o);
     free(fl);
     free(ar);
     return -1;
@@ -203,22 +232,31 @@ int opm_install(op_mesh *m, uint32_t s, uint32_t gen, op_tile *t) {
     fl[i] = v.polys[i].flags;
     ar[i] = v.polys[i].area;
   }
-  sl->tile = t;
-  sl->view = v;
-  sl->gen = gen;
-  sl->flags = fl;
-  sl->area = ar;
-  sl->links = NULL;
-  sl->nlinks = 0;
+  o->tile = t;
+  o->view = v;
+  o->flags = fl;
+  o->area = ar;
+  m->slots[k].occ = o;
+  m->slots[k].gen = gen;
   return 0;
 }
 
 int64_t opm_find(const op_mesh *m, int32_t x, int32_t z, int32_t layer) {
-  for (uint32_t i = 0; i < m->nslots; i++) {
-    const opm_slot *s = &m->slots[i];
-    if (s->tile && s->view.x == x && s->view.z == z && s->view.layer == layer) return i;
+  for (uint32_t k = 0; k < m->nslots; k++) {
+    const opm_occ *o = m->slots[k].occ;
+    if (o && o->view.x == x && o->view.z == z && o->view.layer == layer) return k;
   }
   return -1;
+}
+
+/* MESH-012: the lowest-numbered empty slot (max_tiles or above when none is free). The
+** leading stored slots that are occupied and numbered 0, 1, 2, ... without a gap are the
+** only full slots below it: the first gap (a slot not stored) or the first stored empty
+** slot ends them. */
+static uint32_t lowest_free(const op_mesh *m) {
+  uint32_t s = 0;
+  while (s < m->nslots && m->slots[s].index == s && m->slots[s].occ) s++;
+  return s;
 }
 
 static uint32_t next_gen(uint32_t g) { /* MESH-011 */
@@ -255,15 +293,16 @@ static double edge_y(float pa, double ya, float pb, double yb, float u) {
   return ya + (yb - ya) * t;
 }
 
-/* Slots of the tiles at column (x, z), ascending by layer (MESH-021, MESH-024). */
+/* Positions (in m->slots) of the tiles at column (x, z), ascending by layer (MESH-021,
+** MESH-024). */
 static uint32_t column_tiles(const op_mesh *m, int64_t x, int64_t z, uint32_t *out) {
   uint32_t n = 0;
   if (x < INT32_MIN || x > INT32_MAX || z < INT32_MIN || z > INT32_MAX) return 0;
   for (uint32_t i = 0; i < m->nslots; i++) {
-    const opm_slot *s = &m->slots[i];
-    if (!s->tile || s->view.x != x || s->view.z != z) continue;
+    const opm_occ *o = m->slots[i].occ;
+    if (!o || o->view.x != x || o->view.z != z) continue;
     uint32_t k = n++;
-    while (k > 0 && m->slots[out[k - 1]].view.layer > s->view.layer) {
+    while (k > 0 && m->slots[out[k - 1]].occ->view.layer > o->view.layer) {
       out[k] = out[k - 1];
       k--;
     }
@@ -272,13 +311,13 @@ static uint32_t column_tiles(const op_mesh *m, int64_t x, int64_t z, uint32_t *o
   return n;
 }
 
-/* MESH-020..MESH-024: all links of slot s's polygons, in canonical order. Off-mesh link
-** slots of the tile take no part (MESH-025). */
+/* MESH-020..MESH-024: all links of the polygons of the stored slot at position s, in
+** canonical order. Off-mesh link slots of the tile take no part (MESH-025). */
 static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_link **out,
                          uint32_t *nout) {
   static const int dx[4] = {-1, 0, 1, 0}, dz[4] = {0, 1, 0, -1};
   const opm_slot *sl = &m->slots[s];
-  const op_tile_desc *T = &sl->view;
+  const op_tile_desc *T = &sl->occ->view;
   link_vec lv = {NULL, 0, 0, 0};
   uint32_t *col[4], ncol[4];
   for (unsigned d = 0; d < 4; d++) { /* the four neighbouring columns, each by layer */
@@ -292,7 +331,7 @@ static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_li
       if (code == OP_NEI_WALL) continue;
       if (!(code & OP_NEI_PORTAL)) { /* MESH-020: internal link */
         opm_link l = {p, (uint8_t)i, OPM_INTERNAL, OPM_INTERNAL,
-                      opm_make_ref(sl->gen, s, (uint32_t)code - 1u), 0.0f, 0.0f};
+                      opm_make_ref(sl->gen, sl->index, (uint32_t)code - 1u), 0.0f, 0.0f};
         lv_push(&lv, &l);
         continue;
       }
@@ -304,7 +343,7 @@ static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_li
       double ya = T->origin_y + (double)va[1], yb = T->origin_y + (double)vb[1];
       for (uint32_t c = 0; c < ncol[side]; c++) {
         const opm_slot *ns = &m->slots[col[side][c]];
-        const op_tile_desc *N = &ns->view;
+        const op_tile_desc *N = &ns->occ->view;
         for (uint32_t q = 0; q < N->npolys; q++) {
           const op_poly_desc *Q = &N->polys[q];
           for (uint32_t j = 0; j < Q->nverts; j++) {
@@ -321,7 +360,7 @@ static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_li
                 !(absd(g1) <= m->params.walkable_climb)) /* MESH-023 */
               continue;
             opm_link l = {p, (uint8_t)i, (uint8_t)side, (uint8_t)j,
-                          opm_make_ref(ns->gen, col[side][c], q), lo, hi};
+                          opm_make_ref(ns->gen, ns->index, q), lo, hi};
             lv_push(&lv, &l);
           }
         }
@@ -337,7 +376,7 @@ static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_li
   return 0;
 }
 
-/* Recompute the links of the listed (occupied) slots all-or-nothing (MESH-024). */
+/* Recompute the links of the listed occupied slots (positions) all-or-nothing (MESH-024). */
 static int relink(op_mesh *m, const uint32_t *list, uint32_t n) {
   uint32_t *scratch = malloc(4 * ((size_t)m->nslots + 1) * sizeof *scratch);
   opm_link **nl = calloc((size_t)n + 1, sizeof *nl);
@@ -347,10 +386,10 @@ static int relink(op_mesh *m, const uint32_t *list, uint32_t n) {
     rc = compute_links(m, list[i], scratch, &nl[i], &nc[i]);
   if (rc == 0) {
     for (uint32_t i = 0; i < n; i++) {
-      opm_slot *s = &m->slots[list[i]];
-      free(s->links);
-      s->links = nl[i];
-      s->nlinks = nc[i];
+      opm_occ *o = m->slots[list[i]].occ;
+      free(o->links);
+      o->links = nl[i];
+      o->nlinks = nc[i];
     }
   } else if (nl) {
     for (uint32_t i = 0; i < n; i++) free(nl[i]);
@@ -366,14 +405,14 @@ int opm_relink_all(op_mesh *m) {
   if (!list) return -1;
   uint32_t n = 0;
   for (uint32_t i = 0; i < m->nslots; i++)
-    if (m->slots[i].tile) list[n++] = i;
+    if (m->slots[i].occ) list[n++] = i;
   int rc = relink(m, list, n);
   free(list);
   return rc;
 }
 
-/* The occupied slots whose links depend on column (x, z): the tiles of the four
-** neighbouring columns, plus `self` when it is not UINT32_MAX (MESH-024). */
+/* The occupied slots (positions) whose links depend on column (x, z): the tiles of the
+** four neighbouring columns, plus position `self` when it is not UINT32_MAX (MESH-024). */
 static int affected(const op_mesh *m, int32_t x, int32_t z, uint32_t self, uint32_t **out,
                     uint32_t *n) {
   uint32_t *list = malloc(((size_t)m->nslots + 1) * sizeof *list);
@@ -381,9 +420,9 @@ static int affected(const op_mesh *m, int32_t x, int32_t z, uint32_t self, uint3
   uint32_t k = 0;
   if (self != UINT32_MAX) list[k++] = self;
   for (uint32_t i = 0; i < m->nslots; i++) {
-    const opm_slot *s = &m->slots[i];
-    if (!s->tile || i == self) continue;
-    int64_t ddx = (int64_t)s->view.x - x, ddz = (int64_t)s->view.z - z;
+    const opm_occ *o = m->slots[i].occ;
+    if (!o || i == self) continue;
+    int64_t ddx = (int64_t)o->view.x - x, ddz = (int64_t)o->view.z - z;
     if ((ddx == 0 && (ddz == 1 || ddz == -1)) || (ddz == 0 && (ddx == 1 || ddx == -1)))
       list[k++] = i;
   }
@@ -448,37 +487,44 @@ static op_status check_tile(const op_mesh *m, const op_tile *t, op_tile_desc *v,
   return OP_OK;
 }
 
+/* Undoes a failed AddTile into the stored slot at position k: frees the occupant
+** installed there, if any, and erases the entry when AddTile inserted it (`fresh`). */
+static void undo_add(op_mesh *m, uint32_t k, int fresh) {
+  occ_free(m->slots[k].occ);
+  m->slots[k].occ = NULL;
+  if (fresh) erase_slot(m, k);
+}
+
 op_status op_mesh_add_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_error *err) {
   op_tile_desc v;
   op_status st = check_tile(m, t, &v, err);
   if (st) return st;
   if (opm_find(m, v.x, v.z, v.layer) >= 0) /* MESH-012 */
     return fail_pos(err, &v, "a tile already occupies this position");
-  uint32_t s = 0; /* MESH-012: the lowest free slot */
-  while (s < m->nslots && m->slots[s].tile) s++;
+  uint32_t s = lowest_free(m); /* MESH-012: the lowest free slot */
   if (s >= m->params.max_tiles)
     return op_fail_i(err, OP_E_LIMIT, "max_tiles", m->params.max_tiles, "no free slot");
-  uint32_t old_n = m->nslots;
-  if (opm_reserve(m, s + 1)) return nomem(err);
+  uint32_t k = lower_slot(m, s);
+  int fresh = k == m->nslots || m->slots[k].index != s; /* not stored: generation 1 */
+  if (fresh && !insert_slot(m, k, s, 1)) return nomem(err); /* MESH-011 */
   op_tile *copy = NULL;
   if ((st = copy_tile(t, &copy, err))) {
-    m->nslots = old_n;
+    undo_add(m, k, fresh);
     return st;
   }
-  if (opm_install(m, s, m->slots[s].gen, copy)) {
+  if (opm_install(m, k, m->slots[k].gen, copy)) { /* MESH-011: the slot's generation */
     op_tile_free(copy);
-    m->nslots = old_n;
+    undo_add(m, k, fresh);
     return nomem(err);
   }
   uint32_t *list = NULL, n = 0;
-  if (affected(m, v.x, v.z, s, &list, &n) || relink(m, list, n)) {
+  if (affected(m, v.x, v.z, k, &list, &n) || relink(m, list, n)) {
     free(list);
-    slot_free_contents(&m->slots[s]);
-    m->nslots = old_n;
+    undo_add(m, k, fresh);
     return nomem(err);
   }
   free(list);
-  if (tile_ref) *tile_ref = opm_make_ref(m->slots[s].gen, s, 0); /* MESH-013 */
+  if (tile_ref) *tile_ref = opm_make_ref(m->slots[k].gen, s, 0); /* MESH-013 */
   op_clear(err);
   return OP_OK;
 }
@@ -491,19 +537,19 @@ op_status op_mesh_remove_tile(op_mesh *m, int32_t x, int32_t z, int32_t layer, o
     v.x = x, v.z = z, v.layer = layer;
     return fail_pos(err, &v, "no tile at this position");
   }
-  uint32_t s = (uint32_t)f;
-  opm_slot keep = m->slots[s];
-  m->slots[s].tile = NULL; /* tentatively empty while the neighbours are relinked */
+  uint32_t k = (uint32_t)f;
+  opm_occ *keep = m->slots[k].occ;
+  m->slots[k].occ = NULL; /* tentatively empty while the neighbours are relinked */
   uint32_t *list = NULL, n = 0;
   if (affected(m, x, z, UINT32_MAX, &list, &n) || relink(m, list, n)) {
     free(list);
-    m->slots[s] = keep;
+    m->slots[k].occ = keep;
     return nomem(err);
   }
   free(list);
-  slot_free_contents(&keep);
-  m->slots[s] = keep;
-  m->slots[s].gen = next_gen(keep.gen); /* MESH-011, MESH-014 */
+  occ_free(keep);
+  m->slots[k].gen = next_gen(m->slots[k].gen); /* MESH-011, MESH-014 */
+  if (m->slots[k].gen == 1) erase_slot(m, k); /* wrapped: empty at generation 1, no state */
   op_clear(err);
   return OP_OK;
 }
@@ -514,32 +560,34 @@ op_status op_mesh_replace_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, o
   if (st) return st;
   int64_t f = opm_find(m, v.x, v.z, v.layer);
   if (f < 0) return fail_pos(err, &v, "no tile at this position to replace"); /* MESH-015 */
-  uint32_t s = (uint32_t)f;
+  uint32_t k = (uint32_t)f;
   op_tile *copy = NULL;
   if ((st = copy_tile(t, &copy, err))) return st;
-  opm_slot keep = m->slots[s];
-  memset(&m->slots[s], 0, sizeof m->slots[s]);
-  if (opm_install(m, s, next_gen(keep.gen), copy)) { /* MESH-011, MESH-015 */
+  opm_occ *keep = m->slots[k].occ;
+  uint32_t keep_gen = m->slots[k].gen;
+  m->slots[k].occ = NULL;
+  if (opm_install(m, k, next_gen(keep_gen), copy)) { /* MESH-011, MESH-015 */
     op_tile_free(copy);
-    m->slots[s] = keep;
+    m->slots[k].occ = keep;
     return nomem(err);
   }
   uint32_t *list = NULL, n = 0;
-  if (affected(m, v.x, v.z, s, &list, &n) || relink(m, list, n)) {
+  if (affected(m, v.x, v.z, k, &list, &n) || relink(m, list, n)) {
     free(list);
-    slot_free_contents(&m->slots[s]);
-    m->slots[s] = keep;
+    occ_free(m->slots[k].occ);
+    m->slots[k].occ = keep;
+    m->slots[k].gen = keep_gen;
     return nomem(err);
   }
   free(list);
-  slot_free_contents(&keep); /* MESH-031: the old tile's edits are dropped with it */
-  if (tile_ref) *tile_ref = opm_make_ref(m->slots[s].gen, s, 0);
+  occ_free(keep); /* MESH-031: the old tile's edits are dropped with it */
+  if (tile_ref) *tile_ref = opm_make_ref(m->slots[k].gen, m->slots[k].index, 0);
   op_clear(err);
   return OP_OK;
 }
 
-/* MESH-010, MESH-016: decode and check a polygon reference. */
-static op_status resolve(const op_mesh *m, op_ref r, uint32_t *slot, uint32_t *poly,
+/* MESH-010, MESH-016: decode and check a polygon reference; its tile state and polygon. */
+static op_status resolve(const op_mesh *m, op_ref r, opm_occ **occ, uint32_t *poly,
                          op_error *err) {
   char buf[24];
   snprintf(buf, sizeof buf, "%016llx", (unsigned long long)r);
@@ -548,44 +596,48 @@ static op_status resolve(const op_mesh *m, op_ref r, uint32_t *slot, uint32_t *p
   uint32_t s = (uint32_t)(r >> OPM_POLY_BITS) & (OPM_MAX_SLOTS - 1u);
   uint32_t p = (uint32_t)r & (OPM_MAX_POLYS - 1u);
   if (r == 0) return op_fail(err, OP_E_ARGUMENT, "ref", buf, "null reference");
-  if (s >= m->nslots || !m->slots[s].tile)
+  const opm_slot *sl = opm_slot_at(m, s);
+  if (!sl || !sl->occ)
     return op_fail(err, OP_E_ARGUMENT, "ref", buf, "no tile in the reference's slot");
-  if (m->slots[s].gen != gen)
+  if (sl->gen != gen)
     return op_fail(err, OP_E_ARGUMENT, "ref", buf, "stale reference (generation differs)");
-  if (p >= m->slots[s].view.npolys)
+  if (p >= sl->occ->view.npolys)
     return op_fail(err, OP_E_ARGUMENT, "ref", buf, "polygon index beyond the tile's polygons");
-  *slot = s;
+  *occ = sl->occ;
   *poly = p;
   return OP_OK;
 }
 
 op_status op_mesh_set_poly_flags(op_mesh *m, op_ref poly, uint16_t flags, op_error *err) {
-  uint32_t s, p;
-  op_status st = resolve(m, poly, &s, &p, err);
+  opm_occ *o;
+  uint32_t p;
+  op_status st = resolve(m, poly, &o, &p, err);
   if (st) return st;
-  m->slots[s].flags[p] = flags; /* MESH-030 */
+  o->flags[p] = flags; /* MESH-030 */
   op_clear(err);
   return OP_OK;
 }
 
 op_status op_mesh_set_poly_area(op_mesh *m, op_ref poly, uint8_t area, op_error *err) {
-  uint32_t s, p;
-  op_status st = resolve(m, poly, &s, &p, err);
+  opm_occ *o;
+  uint32_t p;
+  op_status st = resolve(m, poly, &o, &p, err);
   if (st) return st;
   if (area > OPM_AREA_MAX) /* MESH-030 */
     return op_fail_i(err, OP_E_RANGE, "area", area, "area id out of range");
-  m->slots[s].area[p] = area;
+  o->area[p] = area;
   op_clear(err);
   return OP_OK;
 }
 
 op_status op_mesh_get_poly(const op_mesh *m, op_ref poly, uint16_t *flags, uint8_t *area,
                            op_error *err) {
-  uint32_t s, p;
-  op_status st = resolve(m, poly, &s, &p, err);
+  opm_occ *o;
+  uint32_t p;
+  op_status st = resolve(m, poly, &o, &p, err);
   if (st) return st;
-  if (flags) *flags = m->slots[s].flags[p];
-  if (area) *area = m->slots[s].area[p];
+  if (flags) *flags = o->flags[p];
+  if (area) *area = o->area[p];
   op_clear(err);
   return OP_OK;
 }
@@ -600,9 +652,9 @@ op_status op_mesh_poly_ref(const op_mesh *m, int32_t x, int32_t z, int32_t layer
     return fail_pos(err, &v, "no tile at this position");
   }
   const opm_slot *s = &m->slots[f];
-  if (poly >= s->view.npolys)
+  if (poly >= s->occ->view.npolys)
     return op_fail_i(err, OP_E_RANGE, "poly", poly, "polygon index beyond the tile's polygons");
-  if (out) *out = opm_make_ref(s->gen, (uint32_t)f, poly); /* MESH-010, MESH-017 */
+  if (out) *out = opm_make_ref(s->gen, s->index, poly); /* MESH-010, MESH-017 */
   op_clear(err);
   return OP_OK;
 }
@@ -613,22 +665,22 @@ op_status op_mesh_save(const op_mesh *m, op_bytes *out, op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output is required");
   opm_buf b = {NULL, 0, 0, 0};
   uint32_t count = 0;
-  for (uint32_t i = 0; i < m->nslots; i++) count += m->slots[i].tile != NULL;
+  for (uint32_t i = 0; i < m->nslots; i++) count += m->slots[i].occ != NULL;
   opm_put(&b, "OPMS", 4); /* MESH-040 */
   opm_put_u32(&b, 1);
   opm_put_params(&b, &m->params);
   opm_put_u32(&b, count);
-  for (uint32_t i = 0; i < m->nslots; i++) { /* MESH-041 */
-    const opm_slot *s = &m->slots[i];
-    if (!s->tile) continue;
+  for (uint32_t i = 0; i < m->nslots; i++) { /* MESH-041: ascending slot order */
+    const opm_occ *s = m->slots[i].occ;
+    if (!s) continue;
     op_bytes tb = {NULL, 0};
     op_status st = op_tile_save(s->tile, &tb, err);
     if (st) {
       free(b.p);
       return st;
     }
-    opm_put_u32(&b, i);
-    opm_put_u32(&b, s->gen);
+    opm_put_u32(&b, m->slots[i].index);
+    opm_put_u32(&b, m->slots[i].gen);
     opm_put_u32(&b, (uint32_t)s->view.x);
     opm_put_u32(&b, (uint32_t)s->view.z);
     opm_put_u32(&b, (uint32_t)s->view.layer);

@@ -34,20 +34,32 @@ typedef struct opm_link {
   float lo, hi;   /* overlap interval along the shared line (external links), else 0 */
 } opm_link;
 
-typedef struct opm_slot {
-  uint32_t gen;        /* MESH-011: 1..OPM_GEN_MAX */
-  op_tile *tile;       /* NULL when the slot is empty; owned */
+/* The occupant of a slot: its tile, the polygons' current state and the links. */
+typedef struct opm_occ {
+  op_tile *tile;       /* owned */
   op_tile_desc view;   /* view of tile (valid while tile lives) */
   uint16_t *flags;     /* current flags per polygon (owned) */
   uint8_t *area;       /* current area per polygon (owned) */
   opm_link *links;     /* canonical order (MESH-022), owned */
   uint32_t nlinks;
+} opm_occ;
+
+/* A slot that holds state: a tile, or a generation other than the initial 1. */
+typedef struct opm_slot {
+  uint32_t index;      /* the slot index, below max_tiles */
+  uint32_t gen;        /* MESH-011: 1..OPM_GEN_MAX */
+  opm_occ *occ;        /* the tile and its state, owned; NULL when the slot is empty */
 } opm_slot;
 
+/* Slots are stored sparsely (MESH-004's note): `slots` lists, ascending by index, exactly
+** the slots that hold state (occupied, or empty with a generation other than 1). Every slot
+** not listed is empty with generation 1 (MESH-011). So memory follows the number of slots
+** that hold state, never max_tiles or the highest slot index. Entries move when one is
+** inserted or erased: keep positions, not pointers, across those; `occ` never moves. */
 struct op_mesh {
   op_mesh_params params;
-  opm_slot *slots; /* slots [0, nslots) are materialised; later slots are empty, gen 1 */
-  uint32_t nslots, capslots;
+  opm_slot *slots;
+  uint32_t nslots, capslots; /* entries in use, entries allocated */
 };
 
 /* --- used by snapshot.c --- */
@@ -62,16 +74,29 @@ op_status opm_check_tiling(const op_tiling *want, const op_tiling *got, const ch
 void opm_init(op_mesh *m, const op_mesh_params *p);
 /* Free everything the state owns (not m itself). */
 void opm_clear(op_mesh *m);
-/* Make sure slots [0, n) exist (new ones empty, gen 1). 0 or -1 (no memory). */
+/* The stored slot with index s, or NULL: then slot s is empty with generation 1. */
+opm_slot *opm_slot_at(const op_mesh *m, uint32_t s);
+/* The tile state of slot s, or NULL when the slot is empty. */
+static inline opm_occ *opm_occ_at(const op_mesh *m, uint32_t s) {
+  const opm_slot *sl = opm_slot_at(m, s);
+  return sl ? sl->occ : NULL;
+}
+/* Makes room for n stored slots (capacity only). 0 or -1 (no memory; nothing changed). */
 int opm_reserve(op_mesh *m, uint32_t n);
-/* Installs an owned tile into empty slot s with generation gen: allocates the per
-** polygon state from the tile's own flags and area. No links. 0 or -1 (no memory;
-** then nothing changed and the tile is still the caller's). */
-int opm_install(op_mesh *m, uint32_t s, uint32_t gen, op_tile *t);
-/* Slot holding the tile at (x, z, layer), or -1. */
+/* Appends a stored slot, empty, with index s (above every stored index) and generation
+** gen. The new entry, or NULL (no memory; then nothing changed). */
+opm_slot *opm_append(op_mesh *m, uint32_t s, uint32_t gen);
+/* Installs an owned tile into the stored slot at position k (empty) and sets its
+** generation to gen: allocates the per polygon state from the tile's own flags and area.
+** No links. 0 or -1 (no memory; then nothing changed and the tile is still the caller's). */
+int opm_install(op_mesh *m, uint32_t k, uint32_t gen, op_tile *t);
+/* Position in m->slots of the slot holding the tile at (x, z, layer), or -1. */
 int64_t opm_find(const op_mesh *m, int32_t x, int32_t z, int32_t layer);
 /* Recompute the links of every occupied slot (MESH-020..MESH-024). 0 or -1. */
 int opm_relink_all(op_mesh *m);
+/* For tests: the number of stored slots and of entries allocated for them. */
+static inline uint32_t opm_stored_slots(const op_mesh *m) { return m->nslots; }
+static inline uint32_t opm_slot_capacity(const op_mesh *m) { return m->capslots; }
 /* MESH-010 */
 static inline op_ref opm_make_ref(uint32_t gen, uint32_t slot, uint32_t poly) {
   return ((op_ref)gen << (OPM_SLOT_BITS + OPM_POLY_BITS)) |

@@ -18,16 +18,17 @@
 
 /* ------------------------------------------------------------ save */
 
-/* SNAP-010, SNAP-011: one tile record (occupied slot i), without links (SNAP-001). */
-static void put_tile_record(opm_buf *b, const op_mesh *m, uint32_t i, op_error *err, int *fail) {
-  const opm_slot *s = &m->slots[i];
+/* SNAP-010, SNAP-011: one tile record (the occupied stored slot sl), without links
+** (SNAP-001). */
+static void put_tile_record(opm_buf *b, const opm_slot *sl, op_error *err, int *fail) {
+  const opm_occ *s = sl->occ;
   op_bytes tb = {NULL, 0};
   if (op_tile_save(s->tile, &tb, err)) {
     *fail = 1;
     return;
   }
-  opm_put_u32(b, i);
-  opm_put_u32(b, s->gen);
+  opm_put_u32(b, sl->index);
+  opm_put_u32(b, sl->gen);
   opm_put_u32(b, (uint32_t)s->view.x);
   opm_put_u32(b, (uint32_t)s->view.z);
   opm_put_u32(b, (uint32_t)s->view.layer);
@@ -61,20 +62,20 @@ op_status op_mesh_snapshot_save(const op_mesh *m, op_bytes *out, op_error *err) 
   opm_put_u64(&b, 0); /* patched below */
   size_t start = b.len;
   uint32_t nfree = 0, ntiles = 0;
-  for (uint32_t i = 0; i < m->nslots; i++) {
-    nfree += !m->slots[i].tile && m->slots[i].gen != 1;
-    ntiles += m->slots[i].tile != NULL;
+  for (uint32_t i = 0; i < m->nslots; i++) { /* the stored slots, ascending by index */
+    nfree += !m->slots[i].occ && m->slots[i].gen != 1;
+    ntiles += m->slots[i].occ != NULL;
   }
   opm_put_u32(&b, nfree); /* SNAP-010, SNAP-011: empty slots of generation > 1, ascending */
   for (uint32_t i = 0; i < m->nslots; i++) {
-    if (m->slots[i].tile || m->slots[i].gen == 1) continue;
-    opm_put_u32(&b, i);
+    if (m->slots[i].occ || m->slots[i].gen == 1) continue;
+    opm_put_u32(&b, m->slots[i].index);
     opm_put_u32(&b, m->slots[i].gen);
   }
   opm_put_u32(&b, ntiles); /* SNAP-010, SNAP-011: occupied slots, ascending */
   int fail = 0;
   for (uint32_t i = 0; i < m->nslots && !fail; i++)
-    if (m->slots[i].tile) put_tile_record(&b, m, i, err, &fail);
+    if (m->slots[i].occ) put_tile_record(&b, &m->slots[i], err, &fail);
   if (fail || b.oom) {
     free(b.p);
     return fail ? err->kind : op_fail(err, OP_E_NOMEM, "snapshot", "-", "out of memory");
@@ -178,8 +179,9 @@ static op_status read_params(rd *r, const op_mesh_params *want) {
   return OP_OK;
 }
 
-/* SNAP-013 steps 2-4: tile record i's position and tile, installed into tmp slot s. */
-static op_status read_tile(rd *r, op_mesh *tmp, uint32_t i, uint32_t s, uint32_t gen) {
+/* SNAP-013 steps 2-4: tile record i's position and tile, checked against tmp; the tile
+** becomes the caller's (*out). */
+static op_status read_tile(rd *r, const op_mesh *tmp, uint32_t i, op_tile **out) {
   op_status st;
   uint32_t pos[3], tlen;
   static const char *const pn[3] = {"x", "z", "layer"};
@@ -223,20 +225,16 @@ static op_status read_tile(rd *r, op_mesh *tmp, uint32_t i, uint32_t s, uint32_t
     snprintf(buf, sizeof buf, "%ld,%ld,%ld", (long)v.x, (long)v.z, (long)v.layer);
     return ffail(r, buf, "two tile records at the same position", "tiles[%u].x", i);
   }
-  if (opm_install(tmp, s, gen, t)) {
-    op_tile_free(t);
-    return op_fail(r->err, OP_E_NOMEM, "snapshot", "-", "out of memory");
-  }
+  *out = t;
   return OP_OK;
 }
 
-/* SNAP-013 step 5: the edits of tile record i (slot s). */
-static op_status read_edits(rd *r, op_mesh *tmp, uint32_t i, uint32_t s) {
-  opm_slot *sl = &tmp->slots[s];
+/* SNAP-013 step 5: the edits of tile record i (its tile state o). */
+static op_status read_edits(rd *r, opm_occ *o, uint32_t i) {
   uint32_t n;
   op_status st = read_u32(r, &n, "tiles[%u].nedits", i);
   if (st) return st;
-  if (n > sl->view.npolys)
+  if (n > o->view.npolys)
     return fail_u(r, n, "more edits than polygons", "tiles[%u].nedits", i);
   int64_t prev = -1;
   for (uint32_t k = 0; k < n; k++) {
@@ -245,17 +243,17 @@ static op_status read_edits(rd *r, op_mesh *tmp, uint32_t i, uint32_t s) {
     uint32_t p = opm_rd_u32(q);
     uint16_t fl = (uint16_t)(q[4] | (q[5] << 8));
     uint8_t ar = q[6], pad = q[7];
-    if ((int64_t)p <= prev || p >= sl->view.npolys)
+    if ((int64_t)p <= prev || p >= o->view.npolys)
       return fail_u(r, p, "polygon indices must ascend and lie within the tile",
                     "tiles[%u].edits[%u].poly", i, k);
     if (ar > OPM_AREA_MAX)
       return fail_u(r, ar, "area id out of range", "tiles[%u].edits[%u].area", i, k);
     if (pad != 0) return fail_u(r, pad, "must be 0", "tiles[%u].edits[%u].pad", i, k);
-    if (fl == sl->view.polys[p].flags && ar == sl->view.polys[p].area)
+    if (fl == o->view.polys[p].flags && ar == o->view.polys[p].area)
       return fail_u(r, fl, "an edit must differ from the tile's own flags or area",
                     "tiles[%u].edits[%u].flags", i, k);
-    sl->flags[p] = fl;
-    sl->area[p] = ar;
+    o->flags[p] = fl;
+    o->area[p] = ar;
     prev = p;
     r->off += 8;
   }
@@ -276,43 +274,83 @@ static op_status read_slot_gen(rd *r, const op_mesh *tmp, const char *what, uint
   return OP_OK;
 }
 
-/* SNAP-010, SNAP-012, SNAP-013: the slot section's payload. */
-static op_status read_slots(rd *r, op_mesh *tmp) {
+/* The empty-slot records of a snapshot: n checked records of 8 bytes at p. */
+typedef struct free_recs {
+  const uint8_t *p;
+  uint32_t n;
+} free_recs;
+
+static uint32_t free_slot(const free_recs *f, uint32_t j) {
+  return opm_rd_u32(f->p + 8 * (size_t)j);
+}
+static uint32_t free_gen(const free_recs *f, uint32_t j) {
+  return opm_rd_u32(f->p + 8 * (size_t)j + 4);
+}
+
+/* SNAP-010, SNAP-012, SNAP-013: the slot section's payload. tmp stores the tiles only; the
+** empty-slot records, checked here, stay in the input (*fr) until merge_free. */
+static op_status read_slots(rd *r, op_mesh *tmp, free_recs *fr) {
   uint32_t nfree, ntiles, s, gen;
   op_status st = read_u32(r, &nfree, "nfree");
   if (st) return st;
   if (nfree > tmp->params.max_tiles)
     return fail_u(r, nfree, "more slot records than max_tiles", "nfree");
+  fr->p = r->p + r->off;
   int64_t prev = -1;
   for (uint32_t i = 0; i < nfree; i++) {
     if ((st = read_slot_gen(r, tmp, "free", i, prev, &s, &gen))) return st;
     if (gen == 1) /* SNAP-012 */
       return fail_u(r, gen, "an empty slot of generation 1 is not recorded",
                     "free[%u].generation", i);
-    if (opm_reserve(tmp, s + 1))
-      return op_fail(r->err, OP_E_NOMEM, "snapshot", "-", "out of memory");
-    tmp->slots[s].gen = gen;
     prev = s;
   }
+  fr->n = nfree;
   if ((st = read_u32(r, &ntiles, "ntiles"))) return st;
   if (ntiles > tmp->params.max_tiles)
     return fail_u(r, ntiles, "more tile records than max_tiles", "ntiles");
   prev = -1;
+  uint32_t j = 0; /* the first empty-slot record not below the tile record's slot */
   for (uint32_t i = 0; i < ntiles; i++) {
     if ((st = read_slot_gen(r, tmp, "tiles", i, prev, &s, &gen))) return st;
-    if (s < tmp->nslots && tmp->slots[s].gen != 1) /* SNAP-013: listed as empty */
+    while (j < nfree && free_slot(fr, j) < s) j++; /* both lists ascend */
+    if (j < nfree && free_slot(fr, j) == s) /* SNAP-013: listed as empty */
       return fail_u(r, s, "slot is also listed as empty", "tiles[%u].slot", i);
-    if (opm_reserve(tmp, s + 1))
-      return op_fail(r->err, OP_E_NOMEM, "snapshot", "-", "out of memory");
     prev = s;
-    if ((st = read_tile(r, tmp, i, s, gen))) return st;
-    if ((st = read_edits(r, tmp, i, s))) return st;
+    op_tile *t = NULL;
+    if ((st = read_tile(r, tmp, i, &t))) return st;
+    if (!opm_append(tmp, s, gen) || opm_install(tmp, tmp->nslots - 1, gen, t)) {
+      op_tile_free(t);
+      return op_fail(r->err, OP_E_NOMEM, "snapshot", "-", "out of memory");
+    }
+    if ((st = read_edits(r, tmp->slots[tmp->nslots - 1].occ, i))) return st;
   }
   return OP_OK;
 }
 
-/* SNAP-002..SNAP-006, SNAP-015: parse and check everything, in byte order, into tmp. */
-static op_status parse(rd *r, op_mesh *tmp) {
+/* SNAP-007: merges the checked empty-slot records into tmp's stored slots (the tiles; both
+** ascend, no slot in both), from the back, in place. Done after the links are computed, so
+** that stitching scans only the tiles. 0 or -1 (no memory). */
+static int merge_free(op_mesh *tmp, const free_recs *fr) {
+  uint32_t t = tmp->nslots, w = tmp->nslots + fr->n, j = fr->n;
+  if (opm_reserve(tmp, w)) return -1;
+  while (j > 0) {
+    if (t > 0 && tmp->slots[t - 1].index > free_slot(fr, j - 1)) {
+      tmp->slots[--w] = tmp->slots[--t];
+    } else {
+      j--;
+      w--;
+      tmp->slots[w].index = free_slot(fr, j);
+      tmp->slots[w].gen = free_gen(fr, j);
+      tmp->slots[w].occ = NULL;
+    }
+  }
+  tmp->nslots += fr->n;
+  return 0;
+}
+
+/* SNAP-002..SNAP-006, SNAP-015: parse and check everything, in byte order, into tmp
+** (the tiles) and *fr (the empty-slot records). */
+static op_status parse(rd *r, op_mesh *tmp, free_recs *fr) {
   op_status st = need(r, 4, "magic");
   if (st) return st;
   if (memcmp(r->p, "OPSN", 4) != 0) {
@@ -344,7 +382,7 @@ static op_status parse(rd *r, op_mesh *tmp) {
     if (plen > r->n - r->off)
       return fail_u(r, plen, "section runs past the end of the data", "sections[%u].length", k);
     rd sub = {r->p, r->off + (size_t)plen, r->off, r->err};
-    if ((st = read_slots(&sub, tmp))) return st;
+    if ((st = read_slots(&sub, tmp, fr))) return st;
     if (sub.off != sub.n)
       return fail_u(r, plen, "section length differs from its content", "sections[%u].length", k);
     r->off = sub.off;
@@ -362,8 +400,9 @@ op_status op_mesh_snapshot_load(op_mesh *m, const uint8_t *data, size_t len, op_
   rd r = {data ? data : empty, len, 0, err};
   op_mesh tmp;
   opm_init(&tmp, &m->params);
-  op_status st = parse(&r, &tmp);
-  if (!st && opm_relink_all(&tmp)) /* SNAP-001, SNAP-007: links are recomputed */
+  free_recs fr = {NULL, 0};
+  op_status st = parse(&r, &tmp, &fr);
+  if (!st && (opm_relink_all(&tmp) || merge_free(&tmp, &fr))) /* SNAP-001, SNAP-007 */
     st = op_fail(err, OP_E_NOMEM, "snapshot", "-", "out of memory");
   if (st) {
     opm_clear(&tmp);

@@ -118,29 +118,33 @@ static int same_bytes(const op_bytes *a, const op_bytes *b) {
 
 /* The link of slot s, polygon p, edge e towards target ref r (or NULL). */
 static const opm_link *find_link(const op_mesh *m, uint32_t s, uint32_t p, unsigned e, op_ref r) {
-  const opm_slot *sl = &m->slots[s];
-  for (uint32_t k = 0; k < sl->nlinks; k++)
+  const opm_occ *sl = opm_occ_at(m, s);
+  for (uint32_t k = 0; sl && k < sl->nlinks; k++)
     if (sl->links[k].poly == p && sl->links[k].edge == e && sl->links[k].target == r)
       return &sl->links[k];
   return NULL;
 }
 
 static uint32_t count_ext(const op_mesh *m, uint32_t s) {
+  const opm_occ *o = opm_occ_at(m, s);
   uint32_t n = 0;
-  for (uint32_t k = 0; k < m->slots[s].nlinks; k++) n += m->slots[s].links[k].side != OPM_INTERNAL;
+  for (uint32_t k = 0; o && k < o->nlinks; k++) n += o->links[k].side != OPM_INTERNAL;
   return n;
 }
 
+/* The tile state of slot s, with its links (the slot must hold a tile). */
+static const opm_occ *occ(const op_mesh *m, uint32_t s) { return opm_occ_at(m, s); }
+
 /* MESH-021: every external link has its mirror with the same interval. */
 static int links_symmetric(const op_mesh *m) {
-  for (uint32_t s = 0; s < m->nslots; s++) {
-    const opm_slot *sl = &m->slots[s];
-    for (uint32_t k = 0; sl->tile && k < sl->nlinks; k++) {
-      const opm_link *l = &sl->links[k];
+  for (uint32_t i = 0; i < m->nslots; i++) { /* the stored slots */
+    const opm_slot *sl = &m->slots[i];
+    for (uint32_t k = 0; sl->occ && k < sl->occ->nlinks; k++) {
+      const opm_link *l = &sl->occ->links[k];
       if (l->side == OPM_INTERNAL) continue;
       uint32_t ts = (uint32_t)(l->target >> 20) & ((1u << 22) - 1u);
       uint32_t tp = (uint32_t)l->target & ((1u << 20) - 1u);
-      const opm_link *b = find_link(m, ts, tp, l->tedge, opm_make_ref(sl->gen, s, l->poly));
+      const opm_link *b = find_link(m, ts, tp, l->tedge, opm_make_ref(sl->gen, sl->index, l->poly));
       if (!b || b->tedge != l->edge || b->lo != l->lo || b->hi != l->hi ||
           b->side != ((l->side + 2u) & 3u))
         return 0;
@@ -234,10 +238,10 @@ OPT_TEST(stitch_two, "MESH-021") {
   const opm_link *i0 = find_link(m, 1, 0, 2, rb + 1), *i1 = find_link(m, 1, 1, 0, rb);
   OPT_CHECK(i0 && i0->side == OPM_INTERNAL && i0->tedge == OPM_INTERNAL && i0->lo == 0.0f);
   OPT_CHECK(i1 && i1->side == OPM_INTERNAL);
-  OPT_CHECK(m->slots[1].nlinks == 4 && links_symmetric(m));
+  OPT_CHECK(occ(m, 1)->nlinks == 4 && links_symmetric(m));
   /* MESH-022: canonical order (polygon, edge): strip 0 edge 2, strip 0 edge 3, strip 1
   ** edge 0, strip 1 edge 3 */
-  const opm_link *L = m->slots[1].links;
+  const opm_link *L = occ(m, 1)->links;
   OPT_CHECK(L[0].poly == 0 && L[0].edge == 2 && L[1].poly == 0 && L[1].edge == 3);
   OPT_CHECK(L[2].poly == 1 && L[2].edge == 0 && L[3].poly == 1 && L[3].edge == 3);
   op_mesh_free(m);
@@ -287,8 +291,8 @@ OPT_TEST(stitch_layers_climb, "MESH-023") {
   OPT_CHECK(find_link(m, 0, 0, 1, r0) && !find_link(m, 0, 0, 1, r1) && find_link(m, 0, 0, 1, r2));
   OPT_CHECK(count_ext(m, 0) == 2 && links_symmetric(m));
   /* MESH-022: on one edge, links are ordered by the neighbour's layer */
-  const opm_link *L = m->slots[0].links;
-  OPT_CHECK(m->slots[0].nlinks == 2 && L[0].target == r0 && L[1].target == r2);
+  const opm_link *L = occ(m, 0)->links;
+  OPT_CHECK(occ(m, 0)->nlinks == 2 && L[0].target == r0 && L[1].target == r2);
   OPT_CHECK(count_ext(m, 2) == 0);
   op_mesh_free(m);
 }
@@ -402,7 +406,7 @@ OPT_TEST(generations_stale, "MESH-011") {
   OPT_CHECK(op_mesh_get_poly(m, r2, &fl, &ar, &e) == OP_E_ARGUMENT && !strcmp(e.field, "ref"));
   OPT_CHECK(op_mesh_get_poly(m, r3, &fl, &ar, &e) == OP_OK);
   /* wrap: a slot at the largest generation goes back to 1 */
-  m->slots[0].gen = OPM_GEN_MAX;
+  opm_slot_at(m, 0)->gen = OPM_GEN_MAX;
   op_ref r4 = 0;
   OPT_CHECK(op_mesh_replace_tile(m, t, &r4, &e) == OP_OK && r4 == opm_make_ref(1, 0, 0));
   op_tile_free(t);
@@ -511,7 +515,7 @@ OPT_TEST(save_link_record, "MESH-043") {
   op_ref rb = add(m, square(1, 0, 0, 0.0));
   op_bytes b = save(m), tb = {NULL, 0};
   op_error e;
-  OPT_CHECK(op_tile_save(m->slots[0].tile, &tb, &e) == OP_OK);
+  OPT_CHECK(op_tile_save(occ(m, 0)->tile, &tb, &e) == OP_OK);
   const uint8_t *q = b.data + 96 + tb.len; /* after slot 0's tile bytes */
   OPT_CHECK(opm_rd_u32(q) == 0 && opm_rd_u32(q + 4) == 1); /* no edits, one link */
   q += 8;
@@ -555,7 +559,7 @@ OPT_TEST(internal_links, "MESH-020") {
   static const float C3[4] = {0.0f, 1.0f, 2.0f, 4.0f};
   op_mesh *m = mk(0.5, 4);
   op_ref r = add(m, strip_tile(0, 0, 0, 0.0, 3, C3, 0.0f, 0.0f));
-  const opm_slot *sl = &m->slots[0];
+  const opm_occ *sl = occ(m, 0);
   OPT_CHECK(sl->nlinks == 4);
   const opm_link *a = find_link(m, 0, 0, 2, r + 1), *b = find_link(m, 0, 1, 0, r),
                  *c = find_link(m, 0, 1, 2, r + 2), *d = find_link(m, 0, 2, 0, r + 1);
@@ -596,8 +600,8 @@ OPT_TEST(offmesh_unconnected, "MESH-025") {
   add(m2, square(1, 0, 0, 0.0));
   op_bytes b1 = save(m1), b2 = save(m2);
   OPT_CHECK(b1.len == b2.len + 36);
-  OPT_CHECK(m1->slots[0].nlinks == 1 && m2->slots[0].nlinks == 1 && m1->slots[1].nlinks == 1);
-  OPT_CHECK(m1->slots[0].links[0].target == m2->slots[0].links[0].target);
+  OPT_CHECK(occ(m1, 0)->nlinks == 1 && occ(m2, 0)->nlinks == 1 && occ(m1, 1)->nlinks == 1);
+  OPT_CHECK(occ(m1, 0)->links[0].target == occ(m2, 0)->links[0].target);
   op_bytes_free(&b1);
   op_bytes_free(&b2);
   op_mesh_free(m1);
@@ -654,7 +658,7 @@ OPT_TEST(random_history, "MESH-024") {
     op_bytes b2 = save(m);
     if (!same_bytes(&b1, &b2) || !links_symmetric(m)) bad++;
     uint32_t ext = 0;
-    for (uint32_t k = 0; k < m->nslots; k++) ext += m->slots[k].tile ? count_ext(m, k) : 0;
+    for (uint32_t k = 0; k < m->nslots; k++) ext += count_ext(m, m->slots[k].index);
     if (ext > most) most = ext;
     OPT_CHECK(op_mesh_snapshot_save(m, &s, &e) == OP_OK);
     op_mesh *n = mk(0.5, 32);
@@ -696,8 +700,8 @@ OPT_TEST(artifact_parts, "MESH-044") {
   add(m, square(0, 0, 0, 0.0));
   add(m, strip_tile(1, 0, 2, 0.0, 2, CUT2, 0.0f, 0.0f));
   op_bytes b = save(m), t0 = {NULL, 0}, t1 = {NULL, 0};
-  OPT_CHECK(op_tile_save(m->slots[0].tile, &t0, &e) == OP_OK);
-  OPT_CHECK(op_tile_save(m->slots[1].tile, &t1, &e) == OP_OK);
+  OPT_CHECK(op_tile_save(occ(m, 0)->tile, &t0, &e) == OP_OK);
+  OPT_CHECK(op_tile_save(occ(m, 1)->tile, &t1, &e) == OP_OK);
   parts p;
   memset(&p, 0, sizeof p);
   OPT_CHECK(opa_mesh_parts(b.data, b.len, part_cb, &p) == 0 && p.n == 3);

@@ -354,6 +354,179 @@ OPT_TEST(duplicate_position, "SNAP-014") {
   op_mesh_free(n);
 }
 
+/* A slot record: slot index and generation. */
+typedef struct slot_rec {
+  uint32_t slot, gen;
+} slot_rec;
+
+/* A snapshot written field by field from SNAP-002, SNAP-005 and SNAP-010 (not by the
+** implementation): parameters p, empty-slot records fr[0..nfree), then one tile record per
+** tr[i] holding tiles[i], without edits. */
+static opm_buf snap_bytes(const op_mesh_params *p, const slot_rec *fr, uint32_t nfree,
+                          const slot_rec *tr, op_tile *const *tiles, uint32_t ntiles) {
+  opm_buf pay = {NULL, 0, 0, 0}, b = {NULL, 0, 0, 0};
+  opm_put_u32(&pay, nfree);
+  for (uint32_t i = 0; i < nfree; i++) {
+    opm_put_u32(&pay, fr[i].slot);
+    opm_put_u32(&pay, fr[i].gen);
+  }
+  opm_put_u32(&pay, ntiles);
+  for (uint32_t i = 0; i < ntiles; i++) {
+    op_tile_desc v;
+    op_tile_view(tiles[i], &v);
+    op_bytes tb = {NULL, 0};
+    op_error e;
+    if (op_tile_save(tiles[i], &tb, &e)) fprintf(stderr, "snap_bytes: %s\n", e.message);
+    opm_put_u32(&pay, tr[i].slot);
+    opm_put_u32(&pay, tr[i].gen);
+    opm_put_u32(&pay, (uint32_t)v.x);
+    opm_put_u32(&pay, (uint32_t)v.z);
+    opm_put_u32(&pay, (uint32_t)v.layer);
+    opm_put_u32(&pay, (uint32_t)tb.len);
+    opm_put(&pay, tb.data, tb.len);
+    opm_put_u32(&pay, 0); /* nedits */
+    op_bytes_free(&tb);
+  }
+  opm_put(&b, "OPSN", 4);
+  opm_put_u32(&b, 1);
+  opm_put_params(&b, p);
+  opm_put_u32(&b, 1);
+  opm_put(&b, "SLOT", 4);
+  opm_put_u32(&b, 1);
+  opm_put_u64(&b, pay.len);
+  opm_put(&b, pay.p, pay.len);
+  if (pay.oom) b.oom = 1;
+  free(pay.p);
+  return b;
+}
+
+static int read_file(const char *path, opm_buf *out) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  uint8_t chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) opm_put(out, chunk, n);
+  fclose(f);
+  return out->oom ? -1 : 0;
+}
+
+/* The fuzz regression fuzz/regressions/snapshot_bytes/high-empty-slot-104b: max_tiles 2^22
+** and one empty-slot record at the last slot, 4194303, generation 2. It loads (SNAP-007) and
+** the mesh stores one slot for it, not 2^22 (MESH-004's note: slots cost memory only once
+** used); everything else behaves as SNAP-007 and MESH-011/012 say. */
+OPT_TEST(high_empty_slot_sparse, "SNAP-007") {
+  op_error e;
+  op_mesh_params p; /* the file's parameters */
+  memset(&p, 0, sizeof p);
+  p.tiling.cell_size = 0.5;
+  p.tiling.cell_height = 0.25;
+  p.tiling.tile_cells = 8;
+  p.tiling.max_verts_per_poly = 6;
+  p.walkable_climb = 0.5;
+  p.max_tiles = 1u << 22;
+  const slot_rec last = {(1u << 22) - 1u, 2};
+  opm_buf want = snap_bytes(&p, &last, 1, NULL, NULL, 0), file = {NULL, 0, 0, 0};
+  OPT_CHECK(read_file(OP_SOURCE_DIR "/fuzz/regressions/snapshot_bytes/high-empty-slot-104b",
+                      &file) == 0);
+  OPT_CHECK(!want.oom && want.len == 104 && file.len == 104 && !memcmp(want.p, file.p, 104));
+  op_mesh *m = NULL;
+  OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_OK);
+  for (int k = 0; k < 2; k++) { /* loading twice stays as small */
+    OPT_CHECK(op_mesh_snapshot_load(m, file.p, file.len, &e) == OP_OK);
+    OPT_CHECK(opm_stored_slots(m) == 1 && opm_slot_capacity(m) <= 8);
+  }
+  op_bytes s = ssave(m), ms = msave(m);
+  OPT_CHECK(s.len == file.len && !memcmp(s.data, file.p, file.len)); /* SNAP-009 */
+  OPT_CHECK(ms.len == 72 && opm_rd_u32(ms.data + 68) == 0);           /* MESH-040: no tiles */
+  op_bytes_free(&s);
+  op_bytes_free(&ms);
+  op_mesh_free(m);
+  free(want.p);
+  free(file.p);
+
+  /* The same record with this file's tiles (cell size 1, 4 cells): adding takes the lowest
+  ** empty slot, 0, at generation 1 (MESH-011, MESH-012); the last slot keeps generation 2 and
+  ** holds no tile (MESH-016). */
+  m = mk(0.5, 1u << 22);
+  op_mesh_params q = p;
+  q.tiling = tiling();
+  want = snap_bytes(&q, &last, 1, NULL, NULL, 0);
+  OPT_CHECK(op_mesh_snapshot_load(m, want.p, want.len, &e) == OP_OK);
+  OPT_CHECK(add(m, 0, 0, 0, 0.0) == opm_make_ref(1, 0, 0) && opm_stored_slots(m) == 2);
+  uint16_t fl;
+  uint8_t ar;
+  OPT_CHECK(op_mesh_get_poly(m, opm_make_ref(2, last.slot, 0), &fl, &ar, &e) == OP_E_ARGUMENT &&
+            !strcmp(e.field, "ref") && !strcmp(e.value, "00000bfffff00000"));
+  op_mesh_free(m);
+  free(want.p);
+
+  /* A tile record at slot 4194302, generation 7, next to an added tile: references and
+  ** links name the high slot; two slots stored. */
+  m = mk(0.5, 1u << 22);
+  op_tile *t = tile2(0, 0, 0, 0.0);
+  const slot_rec high = {(1u << 22) - 2u, 7};
+  want = snap_bytes(&q, NULL, 0, &high, &t, 1);
+  op_tile_free(t);
+  OPT_CHECK(op_mesh_snapshot_load(m, want.p, want.len, &e) == OP_OK && opm_stored_slots(m) == 1);
+  op_ref r = 0, hr = opm_make_ref(7, high.slot, 0);
+  OPT_CHECK(op_mesh_poly_ref(m, 0, 0, 0, 1, &r, &e) == OP_OK && r == hr + 1);
+  OPT_CHECK(add(m, 1, 0, 0, 0.0) == opm_make_ref(1, 0, 0) && opm_stored_slots(m) == 2);
+  const opm_occ *o = opm_occ_at(m, 0); /* MESH-021: side 2 of (0,0,0) meets side 0 of (1,0,0) */
+  int to_high = 0;
+  for (uint32_t k = 0; o && k < o->nlinks; k++) to_high += o->links[k].target == hr ||
+                                                           o->links[k].target == hr + 1;
+  OPT_CHECK(to_high == 2);
+  op_bytes s2 = ssave(m);
+  op_mesh *n = mk(0.5, 1u << 22); /* SNAP-008: a round trip gives the same mesh */
+  OPT_CHECK(op_mesh_snapshot_load(n, s2.data, s2.len, &e) == OP_OK && opm_stored_slots(n) == 2);
+  op_bytes a = msave(m), b = msave(n);
+  OPT_CHECK(same(&a, &b));
+  op_bytes_free(&a);
+  op_bytes_free(&b);
+  op_bytes_free(&s2);
+  op_mesh_free(n);
+  op_mesh_free(m);
+  free(want.p);
+}
+
+/* MESH-011, MESH-012 with stored slots: the lowest empty slot may be a stored one (with its
+** generation) or a slot never stored (generation 1); a slot that wraps back to generation 1
+** when emptied holds no state any more (SNAP-011: not recorded). */
+OPT_TEST(lowest_free_and_wrap, "MESH-012") {
+  op_error e;
+  op_mesh_params q;
+  q.tiling = tiling();
+  q.walkable_climb = 0.5;
+  q.max_tiles = 8;
+  /* free: slot 1 at generation 3, slot 6 at 2; tiles: slot 0 (generation 1), slot 2
+  ** (generation 2^22 - 1) */
+  const slot_rec fr[2] = {{1, 3}, {6, 2}}, tr[2] = {{0, 1}, {2, (1u << 22) - 1u}};
+  op_tile *t[2] = {tile2(0, 0, 0, 0.0), tile2(9, 9, 0, 0.0)};
+  opm_buf b = snap_bytes(&q, fr, 2, tr, t, 2);
+  op_tile_free(t[0]);
+  op_tile_free(t[1]);
+  op_mesh *m = mk(0.5, 8);
+  OPT_CHECK(op_mesh_snapshot_load(m, b.p, b.len, &e) == OP_OK && opm_stored_slots(m) == 4);
+  /* slots in order 1 (gen 3), 3, 4, 5 (gen 1), 6 (gen 2), 7 (gen 1), then none */
+  static const uint32_t want_slot[6] = {1, 3, 4, 5, 6, 7}, want_gen[6] = {3, 1, 1, 1, 2, 1};
+  for (int k = 0; k < 6; k++)
+    OPT_CHECK(add(m, 20 + 2 * k, 0, 0, 0.0) == opm_make_ref(want_gen[k], want_slot[k], 0));
+  op_tile *extra = tile2(40, 0, 0, 0.0);
+  op_ref r = 0;
+  OPT_CHECK(op_mesh_add_tile(m, extra, &r, &e) == OP_E_LIMIT && !strcmp(e.field, "max_tiles"));
+  OPT_CHECK(opm_stored_slots(m) == 8);
+  /* slot 2 wraps: removing its tile gives generation 1, so it is no longer stored, and a
+  ** snapshot records no empty slot */
+  OPT_CHECK(op_mesh_remove_tile(m, 9, 9, 0, &e) == OP_OK && opm_stored_slots(m) == 7);
+  op_bytes s = ssave(m);
+  OPT_CHECK(s.len > 96 && opm_rd_u32(s.data + 88) == 0 && opm_rd_u32(s.data + 92) == 7);
+  OPT_CHECK(op_mesh_add_tile(m, extra, &r, &e) == OP_OK && r == opm_make_ref(1, 2, 0));
+  op_tile_free(extra);
+  op_bytes_free(&s);
+  free(b.p);
+  op_mesh_free(m);
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(round_trip);
 OPT_RUN(empty_layout);
@@ -362,4 +535,6 @@ OPT_RUN(corruption);
 OPT_RUN(params_must_match);
 OPT_RUN(named_errors);
 OPT_RUN(duplicate_position);
+OPT_RUN(high_empty_slot_sparse);
+OPT_RUN(lowest_free_and_wrap);
 OPT_MAIN_END
