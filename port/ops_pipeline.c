@@ -8,18 +8,12 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "ops_stage.h"
 #include "onepath_pipeline.h"
 #include "ops_settings.h"
 #include "../ref/assembly.h"
 #include "../ref/internal.h"
 
-/* Prefixes err->field with `pre`. */
-static void prefix_field(op_error *err, const char *pre) {
-  if (!err) return;
-  char f[sizeof err->field];
-  snprintf(f, sizeof f, "%s%.80s", pre, err->field);
-  memcpy(err->field, f, sizeof f);
-}
 
 /* Copies of the tiles the build adds (POLY-233), collected by the tile hook. */
 typedef struct tile_copies {
@@ -121,7 +115,7 @@ static op_status dec_soup(const opj *args, pl_args *a, op_error *err) {
       return opd_arg_error(err, "soup", "must be hex bytes of a triangle soup");
     st = op_soup_load(bytes, len, &a->m, err);
     free(bytes);
-    if (st != OP_OK) prefix_field(err, "soup.");
+    if (st != OP_OK) opd_prefix_field(err, "soup.");
     return st;
   }
   const opj *n = opj_get(jl, "name");
@@ -133,7 +127,7 @@ static op_status dec_soup(const opj *args, pl_args *a, op_error *err) {
   if (opj_int(opj_get(jl, "size"), 0, UINT32_MAX, &size))
     return opd_arg_error(err, "level.size", "must be an integer");
   st = op_level_generate(n->str, seed, (uint32_t)size, &a->sd.s, &a->m, err);
-  if (st != OP_OK) prefix_field(err, "level.");
+  if (st != OP_OK) opd_prefix_field(err, "level.");
   return st;
 }
 
@@ -318,7 +312,7 @@ static op_status build_heightfield_op(opd_session *ss, const opj *args, opj_w *r
   op_status st = dec_settings(args, &a, err);
   if (st == OP_OK) st = dec_columns(args, &a, &c, err);
   if (st == OP_OK && (st = op_solid_columns_validate(&c, &a.sd.s, err)) != OP_OK)
-    prefix_field(err, "columns."); /* POLY-232: SPAN-072's fields under columns. */
+    opd_prefix_field(err, "columns."); /* POLY-232: SPAN-072's fields under columns. */
   if (st == OP_OK)
     st = op_pipeline_build_heightfield(&a.sd.s, &c, &a.hooks, &r, err);
   if (st == OP_OK) st = answer(ss, &a, &r, res, err);
