@@ -267,7 +267,12 @@ static op_status build_from(const op_settings *s, const op_cell_settings *c, con
   }
   op_hf *hf = NULL;
   op_status st = op_hf_create(g, &hf, err);
-  if (st == OP_OK) st = op_hf_rasterize(hf, soup, sel, n, c->slope_cos, c->walkable_climb, err);
+  /* The soup was checked by the caller; without candidates sel is ascending and in range
+  ** by construction, so only a candidate list (chunked input) is checked again. */
+  if (st == OP_OK && cand)
+    st = op_hf_rasterize(hf, soup, sel, n, c->slope_cos, c->walkable_climb, err);
+  else if (st == OP_OK)
+    st = op_hf_rasterize_trusted(hf, soup, sel, n, c->slope_cos, c->walkable_climb, err);
   free(sel);
   if (st == OP_OK) st = finish_tile(hf, s, c, out, err);
   op_hf_free(hf);
@@ -294,6 +299,17 @@ op_status op_spans_build_tile(const op_settings *s, const op_soup *soup, const d
   op_status st = op_settings_derive(s, &c, err);
   if (st != OP_OK) return st;
   st = op_soup_validate(soup, err);
+  if (st != OP_OK) return st;
+  return build_checked(s, &c, soup, origin, y0, y1, tx, tz, out, err);
+}
+
+op_status op_spans_build_tile_trusted(const op_settings *s, const op_soup *soup,
+                                      const double origin[3], double y0, double y1, int32_t tx,
+                                      int32_t tz, op_chf **out, op_error *err) {
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "null", "no result pointer");
+  *out = NULL;
+  op_cell_settings c;
+  op_status st = op_settings_derive(s, &c, err);
   if (st != OP_OK) return st;
   return build_checked(s, &c, soup, origin, y0, y1, tx, tz, out, err);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spans_internal.h"
 #include "assembly.h"
 #include "contours.h"
 #include "internal.h"
@@ -47,8 +48,9 @@ static op_status spans_tile(const build_ctx *c, int32_t tx, int32_t tz, op_chf *
                             op_error *err) {
   switch (c->kind) {
   case SRC_SOUP:
-    return op_spans_build_tile(c->s, c->soup, c->origin, c->origin[1], c->ymax, tx, tz, out,
-                               err);
+    /* the soup was validated once for the whole build (SPAN-052, POLY-223) */
+    return op_spans_build_tile_trusted(c->s, c->soup, c->origin, c->origin[1], c->ymax, tx,
+                                       tz, out, err);
   case SRC_CHUNK:
     return op_spans_build_tile_chunked(c->s, c->chunk, c->origin, c->origin[1], c->ymax, tx,
                                        tz, out, err);

@@ -456,6 +456,12 @@ op_status op_hf_rasterize(op_hf *hf, const op_soup *soup, const uint32_t *tris, 
   if (!hf) return op_fail(err, OP_E_ARGUMENT, "hf", "null", "the heightfield is missing");
   op_status st = check_soup(soup, tris, n, err);
   if (st != OP_OK) return st;
+  return op_hf_rasterize_trusted(hf, soup, tris, n, slope_cos, climb, err);
+}
+
+/* The same, for a soup and triangle list the caller has already checked (SPAN-103). */
+op_status op_hf_rasterize_trusted(op_hf *hf, const op_soup *soup, const uint32_t *tris,
+                                  uint32_t n, double slope_cos, int32_t climb, op_error *err) {
   if (!(slope_cos >= 0 && slope_cos <= 1))
     return op_fail_d(err, OP_E_RANGE, "slope_cos", slope_cos, "must be in [0, 1]");
   if (climb < 0) return op_fail_i(err, OP_E_RANGE, "climb", climb, "must be >= 0");

@@ -37,6 +37,16 @@ static inline op_hf_span *op_hf_first(const op_hf *hf, int32_t x, int32_t z) {
   return i == OP_HF_NONE ? NULL : &hf->pool[i];
 }
 
+/* op_hf_rasterize without re-checking the soup and the triangle list (SPAN-103), for
+** callers that checked them once for a whole build: the tile stage (compact.c), whose
+** list is ascending by construction, and the pipeline (pipeline.c). Same result. */
+op_status op_hf_rasterize_trusted(op_hf *hf, const op_soup *soup, const uint32_t *tris,
+                                  uint32_t n, double slope_cos, int32_t climb, op_error *err);
+/* op_spans_build_tile for a soup already validated (op_soup_validate, SPAN-052). */
+op_status op_spans_build_tile_trusted(const op_settings *s, const op_soup *soup,
+                                      const double origin[3], double y0, double y1, int32_t tx,
+                                      int32_t tz, op_chf **out, op_error *err);
+
 /* The "top of the open space" of a column's top span (SPAN-120). */
 #define OP_HF_OPEN_TOP 65535
 
