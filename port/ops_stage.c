@@ -69,3 +69,36 @@ op_status opd_stage_tile_args(const opj *args, op_settings *s, op_trimesh *m, in
   *tz = (int32_t)z;
   return OP_OK;
 }
+
+/* REG-223, POLY-091: the stages every per-tile op runs before its own. */
+op_status opd_stage_contours(const opj *args, opd_stage *t, op_error *err) {
+  memset(t, 0, sizeof *t);
+  int32_t tx = 0, tz = 0;
+  op_status st = opd_stage_tile_args(args, &t->s, &t->m, &tx, &tz, err);
+  if (st == OP_OK) st = op_settings_derive(&t->s, &t->cell, err);
+  if (st == OP_OK) {
+    op_soup soup = op_trimesh_soup(&t->m);
+    double o[3], ymax;
+    st = op_soup_frame(&soup, o, &ymax, err);
+    if (st == OP_OK) st = op_spans_build_tile(&t->s, &soup, o, o[1], ymax, tx, tz, &t->c, err);
+  }
+  if (st == OP_OK && t->c)
+    st = op_regions_build(t->c, t->s.partition, t->cell.border, t->s.min_region_area,
+                          t->s.merge_region_area, &t->rg, err);
+  if (st == OP_OK && t->c) {
+    op_contour_params p;
+    p.border = t->cell.border;
+    p.max_error = t->s.max_simplification_error;
+    p.max_edge_len = t->cell.max_edge_len;
+    st = op_contours_build(t->c, t->rg.reg, &p, &t->cs, err);
+  }
+  return st;
+}
+
+void opd_stage_free(opd_stage *t) {
+  op_contour_set_free(&t->cs);
+  op_regions_free(&t->rg);
+  op_chf_free(t->c);
+  t->c = NULL;
+  op_trimesh_free(&t->m);
+}

@@ -5,8 +5,8 @@
 -- names no live object of the right kind is an argument error with the handle as value;
 -- arguments are read in the order of MESH-050's args column, a handle resolved as it is
 -- read; the op's own checks (MESH-002, MESH-030, ...) come after all decoding.
-local TILING = { origin = { 0, 0, 0 }, cell_size = 0.5, cell_height = 0.25, tile_cells = 8,
-                 max_verts_per_poly = 6 }
+local fx = require("meshfix")
+local TILING = fx.TILING
 
 local function tiling(over)
   local t = { origin = { 0, 0, 0 }, cell_size = 0.5, cell_height = 0.25, tile_cells = 8,
@@ -22,7 +22,7 @@ local function square(x, z, layer)
                        area = 0, flags = 1 } } }
 end
 
-local function ref(gen, slot, poly) return string.format("%016x", (gen << 42) | (slot << 20) | poly) end
+local ref = fx.ref
 
 return {
   title = "Mesh op arguments: forms, integer types, handles, decoding order before the mesh's own checks",

@@ -1,25 +1,12 @@
 -- Run-time edits, ReplaceTile, RemoveTile, generations and stale references.
-local TILING = { origin = { 0, 0, 0 }, cell_size = 0.5, cell_height = 0.25, tile_cells = 8,
-                 max_verts_per_poly = 6 }
+local fx = require("meshfix")
+local TILING = fx.TILING
 
 local function strips(x, z, layer, origin_y, cuts, flags)
-  local verts, polys, n = {}, {}, #cuts - 1
-  for k = 0, n do
-    verts[#verts + 1] = { 0, 0, cuts[k + 1] }
-    verts[#verts + 1] = { 4, 0, cuts[k + 1] }
-  end
-  for k = 0, n - 1 do
-    polys[#polys + 1] = {
-      verts = { 2 * k, 2 * k + 1, 2 * k + 3, 2 * k + 2 },
-      neis = { k == 0 and 0x8003 or k, 0x8002, k == n - 1 and 0x8001 or k + 2, 0x8000 },
-      area = 0, flags = flags or 1,
-    }
-  end
-  return { x = x, z = z, layer = layer, tiling = TILING, origin_y = origin_y,
-           verts = verts, polys = polys }
+  return fx.strips(x, z, layer, origin_y, cuts, flags or 1)
 end
 
-local function ref(gen, slot, poly) return string.format("%016x", (gen << 42) | (slot << 20) | poly) end
+local ref = fx.ref
 
 return {
   title = "Edits kept while a tile stays, dropped on replace; generations grow; stale references fail",

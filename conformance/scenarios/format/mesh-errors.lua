@@ -1,6 +1,6 @@
 -- Errors of the tiled mesh, each leaving the mesh unchanged.
-local TILING = { origin = { 0, 0, 0 }, cell_size = 0.5, cell_height = 0.25, tile_cells = 8,
-                 max_verts_per_poly = 6 }
+local fx = require("meshfix")
+local TILING = fx.TILING
 
 local function square(x, z, layer, tiling)
   return { x = x, z = z, layer = layer, tiling = tiling or TILING, origin_y = 0,
@@ -9,7 +9,7 @@ local function square(x, z, layer, tiling)
                        area = 0, flags = 1 } } }
 end
 
-local function ref(gen, slot, poly) return string.format("%016x", (gen << 42) | (slot << 20) | poly) end
+local ref = fx.ref
 
 return {
   title = "Mesh errors: parameters, tiling mismatch, occupied position, no free slot, stale and bad references",

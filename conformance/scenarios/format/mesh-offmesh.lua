@@ -1,6 +1,6 @@
 -- v0 meshes keep off-mesh link slots in the tile's bytes and connect nothing (MESH-025).
-local TILING = { origin = { 0, 0, 0 }, cell_size = 0.5, cell_height = 0.25, tile_cells = 8,
-                 max_verts_per_poly = 6 }
+local fx = require("meshfix")
+local TILING = fx.TILING
 
 local function square(x, z, offmesh)
   return { x = x, z = z, layer = 0, tiling = TILING, origin_y = 0,

@@ -1,6 +1,6 @@
 -- Malformed snapshots are format errors naming the field, and leave the mesh unchanged.
-local TILING = { origin = { 0, 0, 0 }, cell_size = 0.5, cell_height = 0.25, tile_cells = 8,
-                 max_verts_per_poly = 6 }
+local fx = require("meshfix")
+local TILING = fx.TILING
 
 local function square(x, z, layer, origin_y)
   return { x = x, z = z, layer = layer, tiling = TILING, origin_y = origin_y,
