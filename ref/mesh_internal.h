@@ -60,6 +60,10 @@ struct op_mesh {
   op_mesh_params params;
   opm_slot *slots;
   uint32_t nslots, capslots; /* entries in use, entries allocated */
+  int cache_owned;           /* RT-018: 1 when a tile cache owns the mesh; then the public
+                                AddTile, RemoveTile, ReplaceTile and RestoreState refuse
+                                (argument `mesh`) and only the cache (which clears the flag
+                                around its own calls) changes which tiles it holds */
 };
 
 /* --- used by snapshot.c --- */

@@ -28,15 +28,17 @@ end
 -- One build's common checks: grid, tiles in build order (POLY-223), properties, checkpoint.
 function M.check_build(t, tag, r, ps)
   t:check(r.ntx >= 1 and r.ntz >= 1 and r.built <= r.ntx * r.ntz, tag .. ": tile grid")
-  t:check(#r.tiles >= 1 and #r.tiles <= r.built, tag .. ": tiles added are built tiles")
-  local prev, sum = -1, 0
+  local prev, prevl, sum, npos = -1, -1, 0, 0
   for _, ti in ipairs(r.tiles) do
     local k = ti.z * r.ntx + ti.x
-    t:check(k > prev, tag .. ": rows then columns (POLY-223)")
-    prev = k
+    -- rows then columns, and within a position its layers ascending (RT-086 (d))
+    t:check(k > prev or (k == prev and ti.layer > prevl), tag .. ": rows then columns (POLY-223)")
+    if k ~= prev then npos = npos + 1 end
+    prev, prevl = k, ti.layer
     sum = sum + ti.npolys
     t:check(ti.npolys >= 1, tag .. ": no empty tile (POLY-211)")
   end
+  t:check(#r.tiles >= 1 and npos <= r.built, tag .. ": tiles added are built tiles")
   t:check(sum == r.npolys, tag .. ": polygon total")
   local np = check_mesh(t, r, ps)
   t:check(np == r.npolys, tag .. ": every polygon viewed")
@@ -45,13 +47,24 @@ function M.check_build(t, tag, r, ps)
   return bytes
 end
 
+-- Layers without detail sampling is built layer first (build3d-runtime.md RT-080): the
+-- clauses of that path, for the scenarios that build with Layers.
+local LAYER_FIRST = { "RT-080", "RT-081", "RT-083", "RT-084", "RT-085", "RT-086" }
+
+local function with_layers(list, part)
+  if part == "layers" then
+    for _, c in ipairs(LAYER_FIRST) do list[#list + 1] = c end
+  end
+  return list
+end
+
 -- build3d/soup-<level>-<partition>: both presets.
 function M.soup_scenario(level, part)
   return {
     title = "Whole 3D pipeline from a soup: level " .. level .. ", " .. part .. " partition",
-    clauses = { "POLY-201", "POLY-212", "POLY-213", "POLY-214", "POLY-216", "POLY-217",
-                "POLY-220", "POLY-221", "POLY-223", "POLY-224", "POLY-227", "POLY-230",
-                "POLY-233" },
+    clauses = with_layers({ "POLY-201", "POLY-212", "POLY-213", "POLY-214", "POLY-216",
+                            "POLY-217", "POLY-220", "POLY-221", "POLY-223", "POLY-224",
+                            "POLY-227", "POLY-230", "POLY-233" }, part),
     run = function(t)
       for _, preset in ipairs(M.PRESETS) do
         local r = t:call("build3d.soup", { preset = preset, partition = part,
@@ -66,7 +79,8 @@ end
 function M.chunk_scenario(level)
   return {
     title = "Whole 3D pipeline from a chunked mesh equals the soup build: level " .. level,
-    clauses = { "POLY-220", "POLY-221", "POLY-226", "POLY-227", "POLY-231", "POLY-233" },
+    clauses = with_layers({ "POLY-220", "POLY-221", "POLY-226", "POLY-227", "POLY-231",
+                            "POLY-233" }, "layers"),
     run = function(t)
       local ps = props_settings(t, "Humanoid")
       for _, part in ipairs(M.PARTITIONS) do
@@ -131,8 +145,8 @@ M.FIELDS = {
 function M.heightfield_scenario(field)
   return {
     title = "Whole 3D pipeline from solid columns: " .. field .. ", three partitions",
-    clauses = { "POLY-212", "POLY-220", "POLY-221", "POLY-223", "POLY-224", "POLY-227",
-                "POLY-232", "POLY-233" },
+    clauses = with_layers({ "POLY-212", "POLY-220", "POLY-221", "POLY-223", "POLY-224",
+                            "POLY-227", "POLY-232", "POLY-233" }, "layers"),
     run = function(t)
       local ps = props_settings(t, "Humanoid")
       local cols = M.FIELDS[field]()

@@ -34,7 +34,8 @@ function M.check_mesh(t, res, s)
   for _, ti in ipairs(res.tiles) do
     local v = t:call("tile.view", { tile = ti.tile })
     local tag = "tile " .. ti.x .. "," .. ti.z
-    t:check(v.x == ti.x and v.z == ti.z and v.layer == 0, tag .. ": coordinates, layer 0")
+    t:check(v.x == ti.x and v.z == ti.z and v.layer == ti.layer and ti.layer >= 0
+            and ti.layer <= 255, tag .. ": coordinates, layer (POLY-217)")
     t:check(#v.polys == ti.npolys and #v.verts == ti.nverts, tag .. ": counts")
     t:check((v.ndetail or #(v.detail or {})) == 0, tag .. ": no detail mesh (POLY-201)")
     local P = {}
@@ -79,7 +80,17 @@ function M.check_mesh(t, res, s)
         end
       end
     end
-    portals[ti.x .. "," .. ti.z] = sides
+    -- the layers of one position (RT-085) share its sides: the mesh links a portal edge
+    -- with the tiles of every layer next to it (MESH-022)
+    local key = ti.x .. "," .. ti.z
+    local all = portals[key]
+    if not all then
+      portals[key] = sides
+    else
+      for sd = 0, 3 do
+        for _, e in ipairs(sides[sd]) do table.insert(all[sd], e) end
+      end
+    end
   end
   -- each linked portal edge of one tile is covered by the other tile's portal edges it
   -- links with (no part of a shared side is a portal on one side and a wall on the other);
@@ -103,8 +114,12 @@ function M.check_mesh(t, res, s)
     end
     return cur >= e[3]
   end
+  local seen = {}
   for _, ti in ipairs(res.tiles) do
-    local me = portals[ti.x .. "," .. ti.z]
+    local key = ti.x .. "," .. ti.z
+    local me = (not seen[key]) and portals[key] or nil
+    seen[key] = true
+    if me then
     for _, pair in ipairs({ { 2, (ti.x + 1) .. "," .. ti.z, 0 }, { 1, ti.x .. "," .. (ti.z + 1), 3 } }) do
       local other = portals[pair[2]]
       if other then
@@ -117,6 +132,7 @@ function M.check_mesh(t, res, s)
                   "tile " .. pair[2] .. ": linked portal edge covered by the neighbour's")
         end
       end
+    end
     end
   end
   res.mismatched = mismatched // 2
