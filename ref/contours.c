@@ -82,6 +82,13 @@ static op_cvert raw_vertex(const op_chf *chf, const op_span_graph *g, const uint
   return v;
 }
 
+/* REG-205 .. REG-207 for one edge, exported for the run-time repair (RT-104), which
+** compares a surviving loop's raw vertex for the old and the new regions. */
+op_cvert op_contour_raw_vertex(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
+                               uint32_t i, int d) {
+  return raw_vertex(chf, g, reg, i, d);
+}
+
 static op_status push_vertex(op_cvert v, uint32_t key, op_cvert **verts, uint32_t **keys,
                              uint32_t *n, uint32_t *cap, op_error *err) {
   if (*n == *cap) {

@@ -104,6 +104,11 @@ op_status op_contour_walk(const op_chf *chf, const op_span_graph *g, const uint1
                           uint32_t start, op_cvert **verts, uint32_t **keys, uint32_t *n,
                           uint32_t *cap, op_error *err);
 
+/* REG-205 .. REG-207: the raw vertex of boundary edge (i, d) for the regions reg and the
+** areas chf->areas (the record op_contour_walk appends for that edge). */
+op_cvert op_contour_raw_vertex(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
+                               uint32_t i, int d);
+
 /* REG-209 .. REG-213: the simplified form of one raw loop, as ascending raw indices in
 ** out (room for nraw entries). Returns the count (0 when fewer than 3 remain). Scratch:
 ** keep (nraw bytes) and stack (4 * nraw entries), owned by the caller. */

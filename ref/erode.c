@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "spans_internal.h"
+#include "volumes.h"
 
 /* The span linked from span i (column x, z) in direction dir (link != 63). */
 static uint32_t nei_of(const op_chf *chf, int32_t x, int32_t z, uint32_t i, int dir) {
@@ -81,34 +82,44 @@ op_status op_chf_erode(op_chf *chf, int32_t radius, op_error *err) {
 
 static int finite_in(double v, double lim) { return v >= -lim && v <= lim; }
 
-/* SPAN-160: a volume's checks. */
-static op_status check_volume(const op_convex_volume *v, uint32_t k, op_error *err) {
-  char field[80];
+/* SPAN-031: one volume's checks, the fields named prefix + SPAN-031's names (RT-040:
+** "volume." at run time). */
+op_status op_volume_validate(const op_convex_volume *v, const char *prefix, op_error *err) {
+  char field[96];
+  const char *pf = prefix ? prefix : "";
+  if (!v) return op_fail(err, OP_E_ARGUMENT, "volume", "null", "the volume is missing");
   if (v->npoints < 3 || v->npoints > OP_VOLUME_MAX_POINTS) {
-    snprintf(field, sizeof field, "volumes[%u].npoints", k);
+    snprintf(field, sizeof field, "%snpoints", pf);
     return op_fail_i(err, OP_E_RANGE, field, v->npoints, "must be in [3, 12]");
   }
   for (uint32_t j = 0; j < v->npoints; j++)
     for (int c = 0; c < 2; c++)
       if (!finite_in(v->points[j][c], 2097152.0)) {
-        snprintf(field, sizeof field, "volumes[%u].points[%u].%c", k, j, c ? 'z' : 'x');
+        snprintf(field, sizeof field, "%spoints[%u].%c", pf, j, c ? 'z' : 'x');
         return op_fail_d(err, OP_E_RANGE, field, v->points[j][c],
                          "must be finite and within +-2^21");
       }
   if (!finite_in(v->ymin, 2097152.0)) {
-    snprintf(field, sizeof field, "volumes[%u].ymin", k);
+    snprintf(field, sizeof field, "%symin", pf);
     return op_fail_d(err, OP_E_RANGE, field, v->ymin, "must be finite and within +-2^21");
   }
   if (!finite_in(v->ymax, 2097152.0) || v->ymax < v->ymin) {
-    snprintf(field, sizeof field, "volumes[%u].ymax", k);
+    snprintf(field, sizeof field, "%symax", pf);
     return op_fail_d(err, OP_E_RANGE, field, v->ymax,
                      "must be finite, within +-2^21 and >= ymin");
   }
   if (v->area > 63) {
-    snprintf(field, sizeof field, "volumes[%u].area", k);
+    snprintf(field, sizeof field, "%sarea", pf);
     return op_fail_i(err, OP_E_RANGE, field, v->area, "must be in [0, 63]");
   }
   return OP_OK;
+}
+
+/* SPAN-160: volume k of a list. */
+static op_status check_volume(const op_convex_volume *v, uint32_t k, op_error *err) {
+  char pf[48];
+  snprintf(pf, sizeof pf, "volumes[%u].", k);
+  return op_volume_validate(v, pf, err);
 }
 
 /* SPAN-161: the crossing rule for point (px, pz), binary64 in the stated order. */
@@ -140,6 +151,46 @@ static int centre_range(const op_hf_grid *g, int axis, double lo, double hi, int
   return *a <= *b;
 }
 
+/* RT-042: the volume's x/z box, exact minima and maxima over its points. */
+void op_volume_box(const op_convex_volume *v, double bmin[2], double bmax[2]) {
+  bmin[0] = bmax[0] = v->points[0][0];
+  bmin[1] = bmax[1] = v->points[0][1];
+  for (uint32_t j = 1; j < v->npoints; j++)
+    for (int c = 0; c < 2; c++) {
+      if (v->points[j][c] < bmin[c]) bmin[c] = v->points[j][c];
+      if (v->points[j][c] > bmax[c]) bmax[c] = v->points[j][c];
+    }
+}
+
+/* SPAN-161 .. SPAN-163 for one volume; the number of spans it selects. */
+size_t op_volume_mark(op_chf *chf, const op_convex_volume *vol) {
+  const op_hf_grid *g = &chf->grid;
+  double bmin[2], bmax[2];
+  op_volume_box(vol, bmin, bmax);
+  int32_t x0, x1, z0, z1;
+  if (!centre_range(g, 0, bmin[0], bmax[0], &x0, &x1) ||
+      !centre_range(g, 2, bmin[1], bmax[1], &z0, &z1))
+    return 0;
+  size_t n = 0;
+  for (int32_t z = z0; z <= z1; z++) {
+    double pz = op_grid_centre_z(g, z);
+    for (int32_t x = x0; x <= x1; x++) {
+      size_t c = (size_t)z * (size_t)g->width + (size_t)x;
+      if (chf->cell_count[c] == 0) continue;
+      if (!point_in(vol, op_grid_centre_x(g, x), pz)) continue;
+      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++) {
+        if (chf->areas[i] == OP_AREA_NULL) continue; /* SPAN-163 */
+        double fy = g->origin[1] + (double)chf->spans[i].y * g->ch;
+        if (fy >= vol->ymin && fy <= vol->ymax) {
+          chf->areas[i] = vol->area;
+          n++;
+        }
+      }
+    }
+  }
+  return n;
+}
+
 /* SPAN-160 .. SPAN-163 */
 op_status op_chf_mark_volumes(op_chf *chf, const op_convex_volume *v, uint32_t n,
                               op_error *err) {
@@ -149,33 +200,6 @@ op_status op_chf_mark_volumes(op_chf *chf, const op_convex_volume *v, uint32_t n
     op_status st = check_volume(&v[k], k, err);
     if (st != OP_OK) return st;
   }
-  const op_hf_grid *g = &chf->grid;
-  for (uint32_t k = 0; k < n; k++) { /* SPAN-162: list order */
-    const op_convex_volume *vol = &v[k];
-    double mnx = vol->points[0][0], mxx = mnx, mnz = vol->points[0][1], mxz = mnz;
-    for (uint32_t j = 1; j < vol->npoints; j++) {
-      if (vol->points[j][0] < mnx) mnx = vol->points[j][0];
-      if (vol->points[j][0] > mxx) mxx = vol->points[j][0];
-      if (vol->points[j][1] < mnz) mnz = vol->points[j][1];
-      if (vol->points[j][1] > mxz) mxz = vol->points[j][1];
-    }
-    int32_t x0, x1, z0, z1;
-    if (!centre_range(g, 0, mnx, mxx, &x0, &x1) || !centre_range(g, 2, mnz, mxz, &z0, &z1))
-      continue;
-    for (int32_t z = z0; z <= z1; z++) {
-      double pz = op_grid_centre_z(g, z);
-      for (int32_t x = x0; x <= x1; x++) {
-        size_t c = (size_t)z * (size_t)g->width + (size_t)x;
-        if (chf->cell_count[c] == 0) continue;
-        if (!point_in(vol, op_grid_centre_x(g, x), pz)) continue;
-        for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c];
-             i++) {
-          if (chf->areas[i] == OP_AREA_NULL) continue; /* SPAN-163 */
-          double fy = g->origin[1] + (double)chf->spans[i].y * g->ch;
-          if (fy >= vol->ymin && fy <= vol->ymax) chf->areas[i] = vol->area;
-        }
-      }
-    }
-  }
+  for (uint32_t k = 0; k < n; k++) op_volume_mark(chf, &v[k]); /* SPAN-162: list order */
   return OP_OK;
 }

@@ -495,9 +495,19 @@ static void undo_add(op_mesh *m, uint32_t k, int fresh) {
   if (fresh) erase_slot(m, k);
 }
 
+/* MESH-018, RT-018: a tile cache's mesh changes its tiles only through the cache, which clears
+** cache_owned around its own calls; a direct call is an argument error `mesh`. */
+static op_status refuse_cache_owned(const op_mesh *m, op_error *err) {
+  if (m && m->cache_owned)
+    return op_fail(err, OP_E_ARGUMENT, "mesh", "",
+                   "the mesh belongs to a tile cache; only the cache changes its tiles");
+  return OP_OK;
+}
+
 op_status op_mesh_add_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_error *err) {
   op_tile_desc v;
-  op_status st = check_tile(m, t, &v, err);
+  op_status st = refuse_cache_owned(m, err); /* RT-018: before any other check */
+  if (!st) st = check_tile(m, t, &v, err);
   if (st) return st;
   if (opm_find(m, v.x, v.z, v.layer) >= 0) /* MESH-012 */
     return fail_pos(err, &v, "a tile already occupies this position");
@@ -531,6 +541,7 @@ op_status op_mesh_add_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_er
 
 op_status op_mesh_remove_tile(op_mesh *m, int32_t x, int32_t z, int32_t layer, op_error *err) {
   if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
+  if (refuse_cache_owned(m, err)) return OP_E_ARGUMENT; /* RT-018 */
   int64_t f = opm_find(m, x, z, layer);
   if (f < 0) { /* MESH-014 */
     op_tile_desc v;
@@ -556,7 +567,8 @@ op_status op_mesh_remove_tile(op_mesh *m, int32_t x, int32_t z, int32_t layer, o
 
 op_status op_mesh_replace_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_error *err) {
   op_tile_desc v;
-  op_status st = check_tile(m, t, &v, err);
+  op_status st = refuse_cache_owned(m, err); /* RT-018: before any other check */
+  if (!st) st = check_tile(m, t, &v, err);
   if (st) return st;
   int64_t f = opm_find(m, v.x, v.z, v.layer);
   if (f < 0) return fail_pos(err, &v, "no tile at this position to replace"); /* MESH-015 */

@@ -4,7 +4,7 @@
 ** the x/z box that decides which cached tiles an operation queues.
 **
 ** Implements the seed's "Obstacles (step 4)" and "Which tiles rebuild" rules of
-** spec/build3d-runtime.md (cited as "RT: <rule>" until that section numbers them), and
+** spec/build3d-runtime.md section 3 (RT-020 .. RT-025) and RT-050, and
 ** the validation of SPAN-004 / SPAN-033 (spec/build3d-spans.md). Declarations and the
 ** exact formulas: ref/obstacles.h. Every binary64 expression is written in the order the
 ** rules state it, one rounding per operation (MATH-002).
@@ -37,18 +37,22 @@ static const char *const xyz_name[3][3] = {{"center.x", "center.y", "center.z"},
 
 static const char *const shape_prefix[3] = {"cylinder.", "box.", "oriented_box."};
 
-/* SPAN-033 2 (RT: obstacle validation): centre, radius (size, then extents), height. */
-static op_status check_cylinder(const op_obstacle *o, const char *pf, op_error *err) {
+/* A size (radius, height, half size) under the seed's rule (every number within +-2^21;
+** seed = 1, prefix NULL) or SPAN-033's (finite; its extents are checked after). */
+static int size_ok(double v, int seed) { return seed ? in_range(v) : isfinite(v); }
+
+/* SPAN-033 2 (RT-023): centre, radius (size, then extents), height. */
+static op_status check_cylinder(const op_obstacle *o, const char *pf, int seed, op_error *err) {
   const double *c = o->center;
   for (int k = 0; k < 3; k++)
     if (!in_range(c[k]))
       return bad(err, pf, xyz_name[0][k], c[k], "must be finite and within +-2^21");
   double r = o->radius, h = o->height;
-  if (!in_range(r) || !(r > 0))
+  if (!size_ok(r, seed) || !(r > 0))
     return bad(err, pf, "radius", r, "radius must be finite, > 0 and at most 2^21");
   if (!in_range(c[0] - r) || !in_range(c[0] + r) || !in_range(c[2] - r) || !in_range(c[2] + r))
     return bad(err, pf, "radius", r, "the cylinder leaves +-2^21 on x or z");
-  if (!in_range(h) || !(h >= 0))
+  if (!size_ok(h, seed) || !(h >= 0))
     return bad(err, pf, "height", h, "height must be finite, >= 0 and at most 2^21");
   if (!in_range(c[1] + h)) return bad(err, pf, "height", h, "the top leaves +-2^21");
   return OP_OK;
@@ -77,16 +81,16 @@ static void rotated_extent(double a, double b, double s, double c, double *ex, d
 }
 
 /* SPAN-033 4: centre, half sizes, yaw, then the rotated extents. */
-static op_status check_oriented(const op_obstacle *o, const char *pf, op_error *err) {
+static op_status check_oriented(const op_obstacle *o, const char *pf, int seed, op_error *err) {
   const double *c = o->center, *hs = o->half;
   for (int k = 0; k < 3; k++)
     if (!in_range(c[k]))
       return bad(err, pf, xyz_name[0][k], c[k], "must be finite and within +-2^21");
-  if (!in_range(hs[0]) || !(hs[0] > 0))
+  if (!size_ok(hs[0], seed) || !(hs[0] > 0))
     return bad(err, pf, "half.x", hs[0], "half.x must be finite, > 0 and at most 2^21");
-  if (!in_range(hs[1]) || !(hs[1] >= 0))
+  if (!size_ok(hs[1], seed) || !(hs[1] >= 0))
     return bad(err, pf, "half.y", hs[1], "half.y must be finite, >= 0 and at most 2^21");
-  if (!in_range(hs[2]) || !(hs[2] > 0))
+  if (!size_ok(hs[2], seed) || !(hs[2] > 0))
     return bad(err, pf, "half.z", hs[2], "half.z must be finite, > 0 and at most 2^21");
   if (!in_range(o->yaw)) return bad(err, pf, "yaw", o->yaw, "yaw must be finite and within +-2^21");
   double sn, cs, ex, ez;
@@ -101,7 +105,9 @@ static op_status check_oriented(const op_obstacle *o, const char *pf, op_error *
   return OP_OK;
 }
 
-/* SPAN-033, RT: obstacle validation */
+/* SPAN-033, RT-023. With a prefix ("obstacles[i].", "obstacle.") exactly SPAN-033's
+** rules, so that AddObstacle accepts what the settings accept (RT-027); without one the
+** seed's stricter bound on every number and the shape's name as prefix. */
 op_status op_obst_validate(const op_obstacle *o, const char *prefix, op_error *err) {
   if (!o) return op_fail(err, OP_E_ARGUMENT, "obstacle", "null", "the obstacle is missing");
   if ((unsigned)o->shape > OP_OBSTACLE_ORIENTED_BOX) {
@@ -112,18 +118,18 @@ op_status op_obst_validate(const op_obstacle *o, const char *prefix, op_error *e
   }
   const char *pf = prefix ? prefix : shape_prefix[o->shape];
   switch (o->shape) {
-    case OP_OBSTACLE_CYLINDER: return check_cylinder(o, pf, err);
+    case OP_OBSTACLE_CYLINDER: return check_cylinder(o, pf, !prefix, err);
     case OP_OBSTACLE_BOX: return check_box(o, pf, err);
-    default: return check_oriented(o, pf, err);
+    default: return check_oriented(o, pf, !prefix, err);
   }
 }
 
 /* ------------------------------------------------------------ prepared shape */
 
-/* RT: obstacle growth -- WalkableRadius cells times the cell size, binary64. */
+/* RT-020: obstacle growth -- WalkableRadius cells times the cell size, binary64. */
 double op_obst_growth(int32_t radius_cells, double cs) { return (double)radius_cells * cs; }
 
-/* RT: which tiles rebuild -- the x/z box of the footprint grown by `grow`. */
+/* RT-025: the x/z box of the footprint grown by `grow`. */
 void op_obst_box(const op_obstacle *o, double grow, double bmin[2], double bmax[2]) {
   if (o->shape == OP_OBSTACLE_BOX) {
     bmin[0] = o->bmin[0] - grow;
@@ -153,12 +159,18 @@ op_status op_obst_prepare(const op_obstacle *o, int32_t radius_cells, double cs,
   if (!isfinite(cs) || !(cs > 0)) return op_fail_d(err, OP_E_RANGE, "cs", cs, "cs must be finite and > 0");
   if (radius_cells < 0)
     return op_fail_i(err, OP_E_RANGE, "radius_cells", radius_cells, "radius_cells must be >= 0");
+  op_obst_prepare_valid(o, radius_cells, cs, out);
+  return OP_OK;
+}
+
+/* RT-020, RT-021, RT-025 for a validated obstacle. */
+void op_obst_prepare_valid(const op_obstacle *o, int32_t radius_cells, double cs, op_obst *out) {
   op_obst p;
   memset(&p, 0, sizeof p);
   p.shape = o->shape;
   p.radius_cells = radius_cells;
   p.cs = cs;
-  p.g = op_obst_growth(radius_cells, cs); /* RT: obstacle growth */
+  p.g = op_obst_growth(radius_cells, cs); /* RT-020: obstacle growth */
   switch (o->shape) {
     case OP_OBSTACLE_CYLINDER:
       p.cx = o->center[0];
@@ -188,12 +200,11 @@ op_status op_obst_prepare(const op_obstacle *o, int32_t radius_cells, double cs,
   }
   op_obst_box(o, p.g, p.bmin, p.bmax);
   *out = p;
-  return OP_OK;
 }
 
 /* ------------------------------------------------------------ the two tests */
 
-/* RT: obstacle footprint test (boundary included; the order of obstacles.h). */
+/* RT-021: obstacle footprint test (boundary included; the order of obstacles.h). */
 int op_obst_footprint(const op_obst *p, double x, double z) {
   if (p->shape == OP_OBSTACLE_BOX) return p->x0 <= x && x <= p->x1 && p->z0 <= z && z <= p->z1;
   double dx = x - p->cx;
@@ -204,7 +215,7 @@ int op_obst_footprint(const op_obst *p, double x, double z) {
   return absd(u) <= p->hxg && absd(v) <= p->hzg;
 }
 
-/* RT: obstacle height test (both ends included). */
+/* RT-021: obstacle height test (both ends included). */
 int op_obst_height(const op_obst *p, double fy) { return p->ymin <= fy && fy <= p->ymax; }
 
 /* The floor height of a row, as SPAN-162 computes it for volumes. */
@@ -228,7 +239,7 @@ static int centre_range(const op_hf_grid *g, int axis, double lo, double hi, int
   return *a <= *b;
 }
 
-/* RT: obstacle marking -- every column of the grid (border included), every span with a
+/* RT-022: obstacle marking -- every column of the grid (border included), every span with a
 ** non-zero area, footprint test on the cell centre, height test on the floor. */
 size_t op_obst_mark(op_chf *chf, const op_obst *p) {
   if (!chf || !p || chf->grid.cs != p->cs) return 0;
@@ -271,8 +282,7 @@ op_status op_chf_mark_obstacles(op_chf *chf, const op_obstacle *o, uint32_t n,
   size_t total = 0;
   for (uint32_t k = 0; k < n; k++) { /* list order (order does not change the result) */
     op_obst p;
-    op_status st = op_obst_prepare(&o[k], radius_cells, chf->grid.cs, &p, err);
-    if (st != OP_OK) return st; /* cannot happen: validated above, cs of a valid grid */
+    op_obst_prepare_valid(&o[k], radius_cells, chf->grid.cs, &p); /* validated above */
     total += op_obst_mark(chf, &p);
   }
   if (nmarked) *nmarked = total;
@@ -281,13 +291,19 @@ op_status op_chf_mark_obstacles(op_chf *chf, const op_obstacle *o, uint32_t n,
 
 /* ------------------------------------------------------------ queueing */
 
-/* RT: which tiles rebuild -- the bordered grid widened by R + 1 cells (cell lines of
-** SPAN-100) against the grown shape's closed x/z box. */
-int op_obst_tile_queued(const op_obst *p, const op_hf_grid *grid) {
-  int64_t w = (int64_t)p->radius_cells + 1;
+/* RT-050: the bordered grid widened by R + 1 cells (cell lines of SPAN-100) against a
+** closed x/z box, touching counts. */
+int op_obst_grid_overlaps(const op_hf_grid *grid, int32_t radius_cells, const double bmin[2],
+                          const double bmax[2]) {
+  int64_t w = (int64_t)radius_cells + 1;
   double lx = grid->origin[0] + (double)((int64_t)grid->gx0 - w) * grid->cs;
   double hx = grid->origin[0] + (double)((int64_t)grid->gx0 + grid->width + w) * grid->cs;
   double lz = grid->origin[2] + (double)((int64_t)grid->gz0 - w) * grid->cs;
   double hz = grid->origin[2] + (double)((int64_t)grid->gz0 + grid->depth + w) * grid->cs;
-  return lx <= p->bmax[0] && p->bmin[0] <= hx && lz <= p->bmax[1] && p->bmin[1] <= hz;
+  return lx <= bmax[0] && bmin[0] <= hx && lz <= bmax[1] && bmin[1] <= hz;
+}
+
+/* RT-050, RT-025: the grown shape's box against the widened grid. */
+int op_obst_tile_queued(const op_obst *p, const op_hf_grid *grid) {
+  return op_obst_grid_overlaps(grid, p->radius_cells, p->bmin, p->bmax);
 }

@@ -4,8 +4,8 @@
 ** by the agent radius), the footprint and floor-height tests, the marking of a compact
 ** heightfield, the x/z box of the grown shape and the tile-queue test.
 **
-** Normative text: spec/build3d-runtime.md (being written; the seed's rules are cited by
-** name as "RT: ..." until they have clause ids) and spec/build3d-spans.md SPAN-004,
+** Normative text: spec/build3d-runtime.md section 3 (RT-020 .. RT-025) and RT-050, and
+** spec/build3d-spans.md SPAN-004,
 ** SPAN-033 (what an obstacle is and how it is validated), SPAN-100 (grids).
 **
 ** Every binary64 formula below is evaluated exactly in the order written (math.md
@@ -24,7 +24,7 @@ typedef struct op_obst {
   op_obstacle_shape shape;
   int32_t radius_cells; /* R = WalkableRadius (cells, SPAN-021) */
   double cs;            /* the grid's cell size the growth was computed for */
-  double g;             /* growth: fl(R * cs)                       RT: obstacle growth */
+  double g;             /* growth: fl(R * cs)                       RT-020 */
   /* cylinder */
   double cx, cz;        /* base centre x, z (also the oriented box's centre) */
   double rg;            /* fl(r + g) */
@@ -35,21 +35,24 @@ typedef struct op_obst {
   double s, c;          /* SinCos(yaw) (math.md) */
   double hxg, hzg;      /* fl(hx + g), fl(hz + g) */
   /* every shape */
-  double ymin, ymax;    /* the height range, both ends included (RT: obstacle height test) */
+  double ymin, ymax;    /* the height range, both ends included (RT-021) */
   double bmin[2], bmax[2]; /* x/z box of the grown footprint (op_obst_box) */
 } op_obst;
 
-/* SPAN-033 (and the seed's "Every number is finite and within +-2^21, as is every
-** extent"): checks one obstacle in the order of SPAN-033. Field names are
-** `prefix` + the SPAN-033 name ("radius", "center.x", "bmax.z", "half.y", "yaw", ...);
+/* SPAN-033, RT-023: checks one obstacle in the order of SPAN-033. Field names are
+** `prefix` + the SPAN-033 name ("radius", "center.x", "bmax.z", "half.y", "yaw", ...):
+** "obstacles[i]." for the settings' list, "obstacle." for TileCache.AddObstacle; with a
+** prefix the rules are exactly SPAN-033's (a radius, height or half size need only be
+** finite, its extents being checked), so the cache accepts what the settings accept.
 ** prefix NULL means the shape's own name and a dot: "cylinder.", "box.",
-** "oriented_box." (so "cylinder.radius"). A shape that is none of the three is
+** "oriented_box." (so "cylinder.radius"), and the seed's stricter rule ("every number is
+** finite and within +-2^21, as is every extent"). A shape that is none of the three is
 ** OP_E_ARGUMENT `prefix`"shape" (prefix NULL: "shape"); every other failure is
 ** OP_E_RANGE naming the field and its value (op_fail_d). o NULL: OP_E_ARGUMENT
 ** "obstacle". Never changes anything. */
 op_status op_obst_validate(const op_obstacle *o, const char *prefix, op_error *err);
 
-/* RT: obstacle growth. g = fl((double)R * cs): WalkableRadius cells times the cell size,
+/* RT-020: obstacle growth. g = fl((double)R * cs): WalkableRadius cells times the cell size,
 ** binary64 (R >= 0, converted exactly). */
 double op_obst_growth(int32_t radius_cells, double cs);
 
@@ -59,7 +62,11 @@ double op_obst_growth(int32_t radius_cells, double cs);
 op_status op_obst_prepare(const op_obstacle *o, int32_t radius_cells, double cs, op_obst *out,
                           op_error *err);
 
-/* RT: obstacle footprint test. 1 when the world point (x, z) (a cell centre) lies in the
+/* op_obst_prepare without the checks, for an obstacle validated already (with any prefix)
+** and cs > 0, R >= 0. */
+void op_obst_prepare_valid(const op_obstacle *o, int32_t radius_cells, double cs, op_obst *out);
+
+/* RT-021: obstacle footprint test. 1 when the world point (x, z) (a cell centre) lies in the
 ** grown footprint, boundary included:
 **   cylinder:     dx = fl(x - cx); dz = fl(z - cz); fl(fl(dx*dx) + fl(dz*dz)) <= rg2
 **                 with rg2 = fl(rg * rg), rg = fl(r + g);
@@ -69,14 +76,14 @@ op_status op_obst_prepare(const op_obstacle *o, int32_t radius_cells, double cs,
 **                 v = fl(fl(dz*c) - fl(dx*s)); |u| <= fl(hx + g) and |v| <= fl(hz + g). */
 int op_obst_footprint(const op_obst *p, double x, double z);
 
-/* RT: obstacle height test. 1 when ymin <= fy <= ymax:
+/* RT-021: obstacle height test. 1 when ymin <= fy <= ymax:
 **   cylinder [y, fl(y + h)]; box [bmin.y, bmax.y]; oriented box [fl(y - hy), fl(y + hy)]. */
 int op_obst_height(const op_obst *p, double fy);
 
 /* The world floor height of row `row` of grid g: fl(origin.y + fl(row * ch)) (as SPAN-162). */
 double op_obst_floor_y(const op_hf_grid *g, int32_t row);
 
-/* RT: obstacle marking. On chf (whose grid cell size must equal p->cs; else nothing is
+/* RT-022: obstacle marking. On chf (whose grid cell size must equal p->cs; else nothing is
 ** done and 0 is returned), every span with a non-zero area whose column's cell centre
 ** (SPAN-161: fl(ox + fl(fl(gx + 0.5) * cs)), global gx = gx0 + x, likewise z) passes the
 ** footprint test and whose floor height passes the height test gets area 0. Every column
@@ -100,12 +107,17 @@ op_status op_chf_mark_obstacles(op_chf *chf, const op_obstacle *o, uint32_t n,
 ** op_obst_prepare stores the box for grow = g in p->bmin, p->bmax. o must be valid. */
 void op_obst_box(const op_obstacle *o, double grow, double bmin[2], double bmax[2]);
 
-/* RT: which tiles rebuild. 1 when the tile whose bordered build grid is `grid` is queued by
+/* RT-050: which tiles rebuild. 1 when the tile whose bordered build grid is `grid` is queued by
 ** an operation on the prepared obstacle p: the grid widened by R + 1 cells, i.e. the
 ** closed box [X(gx0 - R - 1), X(gx0 + width + R + 1)] x [Z(gz0 - R - 1),
 ** Z(gz0 + depth + R + 1)] (cell lines of SPAN-100: fl(ox + fl(g * cs))), overlaps the
 ** closed x/z box p->bmin..p->bmax (touching counts): lo <= bmax and bmin <= hi on x
 ** and on z. Height is ignored. */
 int op_obst_tile_queued(const op_obst *p, const op_hf_grid *grid);
+
+/* RT-050 for any closed x/z box (an obstacle's RT-025 box, a volume's RT-042 box): 1 when
+** the grid widened by radius_cells + 1 cells touches [bmin, bmax]. */
+int op_obst_grid_overlaps(const op_hf_grid *grid, int32_t radius_cells, const double bmin[2],
+                          const double bmax[2]);
 
 #endif
