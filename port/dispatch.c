@@ -1,7 +1,7 @@
 /*
 ** dispatch.c -- sessions, handle tables and request execution of the port protocol
 ** (spec/conformance.md, "Requests and answers" CONF-024 .. CONF-029, "Handles"
-** CONF-040 .. CONF-043).
+** CONF-040 .. CONF-043; borrowed handles: build3d-runtime.md RT-151).
 */
 #include "dispatch.h"
 
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onepath_pipeline.h"
 #include "../ref/internal.h"
 
 /* CONF-043: at most this many handles are ever allocated in one session. */
@@ -17,6 +18,7 @@
 typedef struct slot {
   opd_kind kind; /* 0 once dropped */
   void *obj;
+  int64_t owner; /* 0: the session owns obj; else the handle whose object owns it */
 } slot;
 
 struct opd_session {
@@ -31,13 +33,14 @@ static void free_obj(opd_kind kind, void *obj) {
   case OPD_TILE: op_tile_free(obj); break;
   case OPD_MESH: op_mesh_free(obj); break;
   case OPD_PRNG: free(obj); break;
+  case OPD_TILECACHE: op_tilecache_free(obj); break;
   }
 }
 
 void opd_session_free(opd_session *s) {
   if (!s) return;
   for (size_t i = 0; i < s->n; i++)
-    if (s->slots[i].kind) free_obj(s->slots[i].kind, s->slots[i].obj);
+    if (s->slots[i].kind && !s->slots[i].owner) free_obj(s->slots[i].kind, s->slots[i].obj);
   free(s->slots);
   free(s);
 }
@@ -50,32 +53,53 @@ op_status opd_put_error(op_error *err, int64_t h) {
   return op_fail(err, OP_E_NOMEM, "handle", "", "out of memory for a handle");
 }
 
-int64_t opd_put(opd_session *s, opd_kind kind, void *obj) {
-  if (s->n == OPD_MAX_HANDLES) { free_obj(kind, obj); return OPD_PUT_LIMIT; }
+static int64_t put(opd_session *s, opd_kind kind, void *obj, int64_t owner) {
+  if (s->n == OPD_MAX_HANDLES) {
+    if (!owner) free_obj(kind, obj);
+    return OPD_PUT_LIMIT;
+  }
   if (s->n == s->cap) {
     size_t nc = s->cap ? s->cap * 2 : 16;
     slot *ns = realloc(s->slots, nc * sizeof *ns);
-    if (!ns) { free_obj(kind, obj); return OPD_PUT_NOMEM; }
+    if (!ns) {
+      if (!owner) free_obj(kind, obj);
+      return OPD_PUT_NOMEM;
+    }
     s->slots = ns;
     s->cap = nc;
   }
   s->slots[s->n].kind = kind;
   s->slots[s->n].obj = obj;
+  s->slots[s->n].owner = owner;
   s->n++;
   return (int64_t)s->n;
 }
 
-void *opd_lookup(opd_session *s, opd_kind kind, int64_t handle) {
+int64_t opd_put(opd_session *s, opd_kind kind, void *obj) { return put(s, kind, obj, 0); }
+
+/* RT-151: a borrowed object lives as long as its owner's handle. */
+int64_t opd_put_borrowed(opd_session *s, opd_kind kind, void *obj, int64_t owner) {
+  return put(s, kind, obj, owner);
+}
+
+/* A handle names a live object when it was not dropped and, for a borrowed object, its
+** owner was not dropped either (RT-151). */
+static slot *live_slot(opd_session *s, int64_t handle) {
   if (handle < 1 || (uint64_t)handle > s->n) return NULL;
   slot *sl = &s->slots[handle - 1];
-  return sl->kind == kind ? sl->obj : NULL;
+  if (!sl->kind || (sl->owner && !s->slots[sl->owner - 1].kind)) return NULL;
+  return sl;
+}
+
+void *opd_lookup(opd_session *s, opd_kind kind, int64_t handle) {
+  slot *sl = live_slot(s, handle);
+  return sl && sl->kind == kind ? sl->obj : NULL;
 }
 
 static int drop_any(opd_session *s, opd_kind kind, int64_t handle) {
-  if (handle < 1 || (uint64_t)handle > s->n) return -1;
-  slot *sl = &s->slots[handle - 1];
-  if (!sl->kind || (kind && sl->kind != kind)) return -1;
-  free_obj(sl->kind, sl->obj);
+  slot *sl = live_slot(s, handle);
+  if (!sl || (kind && sl->kind != kind)) return -1;
+  if (!sl->owner) free_obj(sl->kind, sl->obj); /* RT-151: a borrowed object stays */
   sl->kind = 0;
   sl->obj = NULL;
   return 0;
@@ -98,7 +122,7 @@ const opd_op *opd_find_op(const char *name) {
   const opd_op *tables[] = {opd_ops_session, opd_ops_math, opd_ops_format, opd_ops_mesh,
                             opd_ops_build3d, opd_ops_spans, opd_ops_regions,
                             opd_ops_contours, opd_ops_polys, opd_ops_pipeline,
-                            opd_ops_build2d};
+                            opd_ops_build2d, opd_ops_tilecache};
   for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
     for (const opd_op *o = tables[t]; o->name; o++)
       if (strcmp(o->name, name) == 0) return o;

@@ -25,7 +25,7 @@ void opd_execute(opd_session *s, const char *line, size_t len, opj_w *out);
 
 /* --- for the op modules (port/ops_*.c) --- */
 
-typedef enum opd_kind { OPD_TILE = 1, OPD_MESH, OPD_PRNG } opd_kind;
+typedef enum opd_kind { OPD_TILE = 1, OPD_MESH, OPD_PRNG, OPD_TILECACHE } opd_kind;
 
 /* Handle table: store an object (taking ownership) and get its handle; look one up. */
 /* (opd_put always takes ownership: when no handle can be allocated -- memory, or the
@@ -35,6 +35,11 @@ int64_t opd_put(opd_session *s, opd_kind kind, void *obj);
 #define OPD_PUT_LIMIT (-2) /* opd_put failed: all 2^24 handles used (CONF-043) */
 /* The error for a failed opd_put (h < 0): limit or out_of_memory, field "handle". */
 op_status opd_put_error(op_error *err, int64_t h);
+/* A borrowed object (RT-151: a tile cache's mesh): stored under a handle of `kind` but
+** owned by the object of the live handle `owner`. Dropping its handle frees nothing; once
+** the owner is dropped it names no live object (opd_lookup NULL, opd_drop -1). Fails as
+** opd_put does, but never frees obj. */
+int64_t opd_put_borrowed(opd_session *s, opd_kind kind, void *obj, int64_t owner);
 void *opd_lookup(opd_session *s, opd_kind kind, int64_t handle);
 /* Frees the object and retires the handle; returns 0, or -1 if no such handle. */
 int opd_drop(opd_session *s, opd_kind kind, int64_t handle);
@@ -61,6 +66,7 @@ extern const opd_op opd_ops_regions[]; /* regions.* (port/ops_regions.c; added b
 extern const opd_op opd_ops_contours[]; /* contours.* (port/ops_contours.c; added by CONTOURS) */
 extern const opd_op opd_ops_pipeline[]; /* build3d.soup, .chunk, .heightfield (port/ops_pipeline.c; added by ASSEMBLY) */
 extern const opd_op opd_ops_polys[];    /* polys.build_tile (port/ops_polys.c; added by POLYGONS) */
+extern const opd_op opd_ops_tilecache[]; /* tilecache.* (port/ops_tilecache.c; RT-150) */
 
 /* Kind-agnostic drop (session op "drop"); 0, or -1 if no such live handle. */
 int opd_drop_any(opd_session *s, int64_t handle);

@@ -1,31 +1,24 @@
 /*
 ** ops_pipeline.c -- protocol operations of the whole 3D build (spec/build3d-polys.md
 ** section 6, POLY-230 .. POLY-233): build3d.soup, build3d.chunk, build3d.heightfield.
-** Table opd_ops_pipeline.
+** Table opd_ops_pipeline. The argument decoding and the tile part of the answer are
+** shared with the tile cache's build ops (ops_pipeline.h; port/ops_tilecache.c, RT-151).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dispatch.h"
+#include "ops_pipeline.h"
 #include "ops_stage.h"
-#include "onepath_pipeline.h"
-#include "ops_settings.h"
 #include "../ref/assembly.h"
 #include "../ref/internal.h"
 
-
-/* Copies of the tiles the build adds (POLY-233), collected by the tile hook. */
-typedef struct tile_copies {
-  op_tile **t;
-  uint32_t n, cap;
-  int failed; /* an allocation failed: the op answers out_of_memory */
-} tile_copies;
-
+/* POLY-233: the tile hook keeps a copy of every tile the build adds. */
 static void keep_tile(void *ud, int32_t tx, int32_t tz, const op_tile *tile) {
   (void)tx;
   (void)tz;
-  tile_copies *c = ud;
+  opd_tile_copies *c = ud;
   op_bytes b = {NULL, 0};
   op_tile *copy = NULL;
   if (c->failed) return;
@@ -46,31 +39,26 @@ static void keep_tile(void *ud, int32_t tx, int32_t tz, const op_tile *tile) {
   op_bytes_free(&b);
 }
 
-static void copies_free(tile_copies *c) {
+static void copies_free(opd_tile_copies *c) {
   for (uint32_t i = 0; i < c->n; i++) op_tile_free(c->t[i]);
   free(c->t);
   memset(c, 0, sizeof *c);
 }
 
-typedef struct pl_args {
-  tile_copies tc;
-  op_pipeline_hooks hooks;
-  opd_settings_dec sd;
-  op_trimesh m;
-  uint32_t *col_start;
-  op_solid_span *spans;
-} pl_args;
-
-static void args_free(pl_args *a) {
+void opd_pl_args_free(opd_pl_args *a) {
   copies_free(&a->tc);
+  op_chunked_free(a->chunk);
+  a->chunk = NULL;
   opd_settings_dec_free(&a->sd);
   op_trimesh_free(&a->m);
   free(a->col_start);
   free(a->spans);
+  a->col_start = NULL;
+  a->spans = NULL;
 }
 
 /* POLY-230: settings | preset (+ partition, detail_sample_distance overrides). */
-static op_status dec_settings(const opj *args, pl_args *a, op_error *err) {
+static op_status dec_settings(const opj *args, opd_pl_args *a, op_error *err) {
   const opj *js = opj_get(args, "settings"), *jp = opj_get(args, "preset");
   if ((js != NULL) == (jp != NULL))
     return opd_arg_error(err, "settings", "give exactly one of settings and preset");
@@ -103,7 +91,7 @@ static op_status dec_settings(const opj *args, pl_args *a, op_error *err) {
 }
 
 /* POLY-230: soup | level (the forms of SPAN-190). */
-static op_status dec_soup(const opj *args, pl_args *a, op_error *err) {
+static op_status dec_soup(const opj *args, opd_pl_args *a, op_error *err) {
   const opj *js = opj_get(args, "soup"), *jl = opj_get(args, "level");
   op_status st;
   if ((js != NULL) == (jl != NULL))
@@ -132,7 +120,8 @@ static op_status dec_soup(const opj *args, pl_args *a, op_error *err) {
 }
 
 /* POLY-232: columns {origin, width, depth, spans: per column [[ymin, ymax, area], ...]}. */
-static op_status dec_columns(const opj *args, pl_args *a, op_solid_columns *c, op_error *err) {
+static op_status dec_columns(const opj *args, opd_pl_args *a, op_error *err) {
+  op_solid_columns *c = &a->cols;
   const opj *jc = opj_get(args, "columns");
   if (!jc || jc->type != OPJ_OBJ) return opd_arg_error(err, "columns", "must be an object");
   memset(c, 0, sizeof *c);
@@ -189,35 +178,52 @@ static op_status dec_columns(const opj *args, pl_args *a, op_solid_columns *c, o
   c->col_start = a->col_start;
   c->nspans = (uint32_t)k;
   c->spans = a->spans;
-  return OP_OK;
+  /* POLY-232: SPAN-072's fields under columns. */
+  op_status st = op_solid_columns_validate(c, &a->sd.s, err);
+  if (st != OP_OK) opd_prefix_field(err, "columns.");
+  return st;
 }
 
-/* POLY-233: the answer; the mesh becomes a session handle. */
-static op_status answer(opd_session *ss, pl_args *a, op_pipeline_result *r, opj_w *res,
-                        op_error *err) {
-  tile_copies *tc = &a->tc;
+/* POLY-231: chunk_size, then the chunked mesh of the soup. */
+static op_status dec_chunk(const opj *args, opd_pl_args *a, op_error *err) {
+  double size = 0;
+  if (opj_double(opj_get(args, "chunk_size"), &size))
+    return opd_arg_error(err, "chunk_size", "must be a number");
+  return op_chunked_create(&a->soup, size, &a->chunk, err);
+}
+
+op_status opd_pl_decode(const opj *args, opd_pl_input input, opd_pl_args *a, op_error *err) {
+  memset(a, 0, sizeof *a);
+  a->input = input;
+  a->hooks.ud = &a->tc;
+  a->hooks.tile = keep_tile;
+  op_status st = dec_settings(args, a, err);
+  if (st != OP_OK) return st;
+  if (input == OPD_PL_COLUMNS) return dec_columns(args, a, err);
+  if ((st = dec_soup(args, a, err)) != OP_OK) return st;
+  a->soup = op_trimesh_soup(&a->m);
+  return input == OPD_PL_CHUNK ? dec_chunk(args, a, err) : OP_OK;
+}
+
+op_status opd_pl_answer_tiles(opd_session *ss, opd_pl_args *a, const op_pipeline_result *r,
+                              opj_w *res, op_error *err) {
+  opd_tile_copies *tc = &a->tc;
   if (tc->failed || tc->n != r->ntiles)
     return op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
   int64_t *th = calloc((size_t)tc->n + 1, sizeof *th);
   if (!th) return op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
-  op_mesh *m = r->mesh;
-  r->mesh = NULL;
-  int64_t h = opd_put(ss, OPD_MESH, m); /* takes ownership */
   uint32_t put = 0;
-  for (; h >= 0 && put < tc->n; put++) {
+  for (; put < tc->n; put++) {
     th[put] = opd_put(ss, OPD_TILE, tc->t[put]); /* takes ownership */
     tc->t[put] = NULL;
     if (th[put] < 0) break;
   }
-  if (h < 0 || put < tc->n) { /* POLY-233: a failed op creates no handle */
-    int64_t bad = h < 0 ? h : th[put];
-    if (h >= 0) opd_drop(ss, OPD_MESH, h);
-    for (uint32_t i = 0; h >= 0 && i < put; i++) opd_drop(ss, OPD_TILE, th[i]);
+  if (put < tc->n) { /* POLY-233: a failed op creates no handle */
+    int64_t bad = th[put];
+    for (uint32_t i = 0; i < put; i++) opd_drop(ss, OPD_TILE, th[i]);
     free(th);
     return opd_put_error(err, bad);
   }
-  opj_w_key(res, "mesh");
-  opj_w_int(res, h);
   opj_w_key(res, "ntx");
   opj_w_int(res, r->ntx);
   opj_w_key(res, "ntz");
@@ -252,73 +258,45 @@ static op_status answer(opd_session *ss, pl_args *a, op_pipeline_result *r, opj_
   return OP_OK;
 }
 
-/* POLY-230 */
+/* POLY-230 .. POLY-233: decode, build, the mesh becomes a session handle, then the tiles. */
+static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error *err,
+                          opd_pl_input input) {
+  opd_pl_args a;
+  op_pipeline_result r;
+  memset(&r, 0, sizeof r);
+  op_status st = opd_pl_decode(args, input, &a, err);
+  if (st == OP_OK) {
+    if (input == OPD_PL_SOUP) st = op_pipeline_build_soup(&a.sd.s, &a.soup, &a.hooks, &r, err);
+    else if (input == OPD_PL_CHUNK) st = op_pipeline_build_chunk(&a.sd.s, a.chunk, &a.hooks, &r, err);
+    else st = op_pipeline_build_heightfield(&a.sd.s, &a.cols, &a.hooks, &r, err);
+  }
+  if (st == OP_OK) {
+    int64_t h = opd_put(ss, OPD_MESH, r.mesh); /* takes ownership */
+    r.mesh = NULL;
+    if (h < 0) st = opd_put_error(err, h);
+    if (st == OP_OK) {
+      opj_w_key(res, "mesh");
+      opj_w_int(res, h);
+      st = opd_pl_answer_tiles(ss, &a, &r, res, err);
+      if (st != OP_OK) opd_drop(ss, OPD_MESH, h);
+    }
+  }
+  op_pipeline_result_free(&r);
+  opd_pl_args_free(&a);
+  return st;
+}
+
 static op_status build_soup_op(opd_session *ss, const opj *args, opj_w *res, op_error *err) {
-  pl_args a;
-  memset(&a, 0, sizeof a);
-  a.hooks.ud = &a.tc;
-  a.hooks.tile = keep_tile;
-  op_pipeline_result r;
-  memset(&r, 0, sizeof r);
-  op_status st = dec_settings(args, &a, err);
-  if (st == OP_OK) st = dec_soup(args, &a, err);
-  if (st == OP_OK) {
-    op_soup soup = op_trimesh_soup(&a.m);
-    st = op_pipeline_build_soup(&a.sd.s, &soup, &a.hooks, &r, err);
-  }
-  if (st == OP_OK) st = answer(ss, &a, &r, res, err);
-  op_pipeline_result_free(&r);
-  args_free(&a);
-  return st;
+  return build_op(ss, args, res, err, OPD_PL_SOUP); /* POLY-230 */
 }
 
-/* POLY-231 */
 static op_status build_chunk_op(opd_session *ss, const opj *args, opj_w *res, op_error *err) {
-  pl_args a;
-  memset(&a, 0, sizeof a);
-  a.hooks.ud = &a.tc;
-  a.hooks.tile = keep_tile;
-  op_pipeline_result r;
-  memset(&r, 0, sizeof r);
-  op_chunked *ch = NULL;
-  double size = 0;
-  op_status st = dec_settings(args, &a, err);
-  if (st == OP_OK) st = dec_soup(args, &a, err);
-  if (st == OP_OK && opj_double(opj_get(args, "chunk_size"), &size))
-    st = opd_arg_error(err, "chunk_size", "must be a number");
-  if (st == OP_OK) {
-    op_soup soup = op_trimesh_soup(&a.m);
-    st = op_chunked_create(&soup, size, &ch, err);
-  }
-  if (st == OP_OK)
-    st = op_pipeline_build_chunk(&a.sd.s, ch, &a.hooks, &r, err);
-  if (st == OP_OK) st = answer(ss, &a, &r, res, err);
-  op_chunked_free(ch);
-  op_pipeline_result_free(&r);
-  args_free(&a);
-  return st;
+  return build_op(ss, args, res, err, OPD_PL_CHUNK); /* POLY-231 */
 }
 
-/* POLY-232 */
 static op_status build_heightfield_op(opd_session *ss, const opj *args, opj_w *res,
                                       op_error *err) {
-  pl_args a;
-  memset(&a, 0, sizeof a);
-  a.hooks.ud = &a.tc;
-  a.hooks.tile = keep_tile;
-  op_pipeline_result r;
-  memset(&r, 0, sizeof r);
-  op_solid_columns c;
-  op_status st = dec_settings(args, &a, err);
-  if (st == OP_OK) st = dec_columns(args, &a, &c, err);
-  if (st == OP_OK && (st = op_solid_columns_validate(&c, &a.sd.s, err)) != OP_OK)
-    opd_prefix_field(err, "columns."); /* POLY-232: SPAN-072's fields under columns. */
-  if (st == OP_OK)
-    st = op_pipeline_build_heightfield(&a.sd.s, &c, &a.hooks, &r, err);
-  if (st == OP_OK) st = answer(ss, &a, &r, res, err);
-  op_pipeline_result_free(&r);
-  args_free(&a);
-  return st;
+  return build_op(ss, args, res, err, OPD_PL_COLUMNS); /* POLY-232 */
 }
 
 const opd_op opd_ops_pipeline[] = {

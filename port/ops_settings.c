@@ -1,7 +1,8 @@
 /*
 ** ops_settings.c -- the protocol's settings object (spec/build3d-spans.md SPAN-093): decoding
 ** a JSON settings object into op_settings, shared by port/ops_build3d.c (settings.validate,
-** level.generate) and port/ops_spans.c (spans.build, spans.build_tile, spans.build_columns).
+** level.generate) and port/ops_spans.c (spans.build, spans.build_tile, spans.build_columns);
+** its obstacle and volume decoders also by port/ops_tilecache.c (RT-152).
 ** Decoding raises argument and out_of_range errors naming "settings.<member>"; validation
 ** (SPAN-030) is the library's, its field names prefixed the same way.
 */
@@ -42,10 +43,10 @@ static op_status dec_u32(const opj *o, const char *key, const char *field, uint3
 }
 
 
-static op_status dec_vec3(const opj *o, const char *key, size_t i, double out[3],
+static op_status dec_vec3(const opj *o, const char *key, const char *pre, double out[3],
                           op_error *err) {
   char f[96];
-  snprintf(f, sizeof f, "settings.obstacles[%zu].%s", i, key);
+  snprintf(f, sizeof f, "%s.%s", pre, key);
   const opj *v = opj_get(o, key);
   if (!v || v->type != OPJ_ARR || v->n != 3 || opj_double(v->items[0], &out[0]) ||
       opj_double(v->items[1], &out[1]) || opj_double(v->items[2], &out[2]))
@@ -53,64 +54,62 @@ static op_status dec_vec3(const opj *o, const char *key, size_t i, double out[3]
   return OP_OK;
 }
 
-/* SPAN-093: one obstacle object; only the members of its shape are read. */
-static op_status dec_obstacle(const opj *o, size_t i, op_obstacle *ob, op_error *err) {
+/* SPAN-093: one obstacle object at field pre; only the members of its shape are read. */
+op_status opd_obstacle_decode(const opj *o, const char *pre, op_obstacle *ob, op_error *err) {
   char f[96];
   op_status st;
-  snprintf(f, sizeof f, "settings.obstacles[%zu]", i);
-  if (!o || o->type != OPJ_OBJ) return opd_arg_error(err, f, "must be an object");
+  if (!o || o->type != OPJ_OBJ) return opd_arg_error(err, pre, "must be an object");
   const opj *sh = opj_get(o, "shape");
   int k = -1;
   for (int j = 0; j < 3 && sh && sh->type == OPJ_STR; j++)
     if (strcmp(sh->str, opd_shape_names[j]) == 0) k = j;
-  snprintf(f, sizeof f, "settings.obstacles[%zu].shape", i);
+  snprintf(f, sizeof f, "%s.shape", pre);
   if (k < 0) return opd_arg_error(err, f, "must be cylinder, box or oriented_box");
   ob->shape = (op_obstacle_shape)k;
   if (k == OP_OBSTACLE_BOX) {
-    if ((st = dec_vec3(o, "bmin", i, ob->bmin, err))) return st;
-    return dec_vec3(o, "bmax", i, ob->bmax, err);
+    if ((st = dec_vec3(o, "bmin", pre, ob->bmin, err))) return st;
+    return dec_vec3(o, "bmax", pre, ob->bmax, err);
   }
-  if ((st = dec_vec3(o, "center", i, ob->center, err))) return st;
+  if ((st = dec_vec3(o, "center", pre, ob->center, err))) return st;
   if (k == OP_OBSTACLE_CYLINDER) {
-    snprintf(f, sizeof f, "settings.obstacles[%zu].radius", i);
+    snprintf(f, sizeof f, "%s.radius", pre);
     if (opj_double(opj_get(o, "radius"), &ob->radius)) return opd_arg_error(err, f, "must be a number");
-    snprintf(f, sizeof f, "settings.obstacles[%zu].height", i);
+    snprintf(f, sizeof f, "%s.height", pre);
     if (opj_double(opj_get(o, "height"), &ob->height)) return opd_arg_error(err, f, "must be a number");
     return OP_OK;
   }
-  if ((st = dec_vec3(o, "half", i, ob->half, err))) return st;
-  snprintf(f, sizeof f, "settings.obstacles[%zu].yaw", i);
+  if ((st = dec_vec3(o, "half", pre, ob->half, err))) return st;
+  snprintf(f, sizeof f, "%s.yaw", pre);
   if (opj_double(opj_get(o, "yaw"), &ob->yaw)) return opd_arg_error(err, f, "must be a number");
   return OP_OK;
 }
 
-static op_status dec_volume(const opj *o, const char *pre, size_t i, op_convex_volume *v,
-                            op_error *err) {
+/* SPAN-093: one volume object at field pre. */
+op_status opd_volume_decode(const opj *o, const char *pre, op_convex_volume *v, op_error *err) {
   char f[96];
   op_status st;
-  snprintf(f, sizeof f, "%s[%zu]", pre, i);
-  if (!o || o->type != OPJ_OBJ) return opd_arg_error(err, f, "must be an object");
+  if (!o || o->type != OPJ_OBJ) return opd_arg_error(err, pre, "must be an object");
   const opj *pts = opj_get(o, "points");
-  snprintf(f, sizeof f, "%s[%zu].points", pre, i);
+  snprintf(f, sizeof f, "%s.points", pre);
   if (!pts || pts->type != OPJ_ARR) return opd_arg_error(err, f, "must be an array of [x, z]");
   if (pts->n > OP_VOLUME_MAX_POINTS) {
-    snprintf(f, sizeof f, "%s[%zu].npoints", pre, i);
+    snprintf(f, sizeof f, "%s.npoints", pre);
     return op_fail_i(err, OP_E_RANGE, f, (long long)pts->n, "a volume has 3 to 12 points");
   }
   v->npoints = (uint32_t)pts->n;
   for (size_t j = 0; j < pts->n; j++) {
     const opj *p = pts->items[j];
-    snprintf(f, sizeof f, "%s[%zu].points[%zu]", pre, i, j);
+    snprintf(f, sizeof f, "%s.points[%zu]", pre, j);
     if (p->type != OPJ_ARR || p->n != 2 || opj_double(p->items[0], &v->points[j][0]) ||
         opj_double(p->items[1], &v->points[j][1]))
       return opd_arg_error(err, f, "a point is [x, z], two numbers");
   }
-  snprintf(f, sizeof f, "%s[%zu].ymin", pre, i);
+  snprintf(f, sizeof f, "%s.ymin", pre);
   if ((st = dec_double(o, "ymin", f, &v->ymin, err))) return st;
-  snprintf(f, sizeof f, "%s[%zu].ymax", pre, i);
+  snprintf(f, sizeof f, "%s.ymax", pre);
   if ((st = dec_double(o, "ymax", f, &v->ymax, err))) return st;
   uint32_t area;
-  snprintf(f, sizeof f, "%s[%zu].area", pre, i);
+  snprintf(f, sizeof f, "%s.area", pre);
   if ((st = dec_u32(o, "area", f, &area, err))) return st;
   if (area > 63) return op_fail_i(err, OP_E_RANGE, f, area, "an area id is 0..63");
   v->area = (uint8_t)area;
@@ -131,7 +130,9 @@ op_status opd_volumes_decode(const opj *jv, const char *pre, op_convex_volume **
   *out = calloc(jv->n + 1, sizeof **out);
   if (!*out) return op_fail(err, OP_E_NOMEM, pre, "", "out of memory");
   for (size_t i = 0; i < jv->n; i++) {
-    op_status st = dec_volume(jv->items[i], pre, i, &(*out)[i], err);
+    char f[96];
+    snprintf(f, sizeof f, "%s[%zu]", pre, i);
+    op_status st = opd_volume_decode(jv->items[i], f, &(*out)[i], err);
     if (st != OP_OK) return st;
   }
   *n = (uint32_t)jv->n;
@@ -190,8 +191,11 @@ op_status opd_settings_decode(const opj *o, opd_settings_dec *d, op_error *err) 
                        "at most 65536 obstacles");
     d->obst = calloc(jo->n + 1, sizeof *d->obst);
     if (!d->obst) return op_fail(err, OP_E_NOMEM, "settings.obstacles", "", "out of memory");
-    for (size_t i = 0; i < jo->n; i++)
-      if ((st = dec_obstacle(jo->items[i], i, &d->obst[i], err))) return st;
+    for (size_t i = 0; i < jo->n; i++) {
+      char f[96];
+      snprintf(f, sizeof f, "settings.obstacles[%zu]", i);
+      if ((st = opd_obstacle_decode(jo->items[i], f, &d->obst[i], err))) return st;
+    }
     s->nobstacles = (uint32_t)jo->n;
     s->obstacles = d->obst;
   }

@@ -28,6 +28,11 @@ void opd_settings_dec_free(opd_settings_dec *d);
 ** by the caller, also on failure. */
 op_status opd_volumes_decode(const opj *jv, const char *pre, op_convex_volume **out,
                              uint32_t *n, op_error *err);
+/* SPAN-093: one obstacle (volume) object; errors name pre ("settings.obstacles[3]",
+** "obstacle" for tilecache.add_obstacle RT-152) and its members ("<pre>.center",
+** "<pre>.npoints"). No validation. */
+op_status opd_obstacle_decode(const opj *o, const char *pre, op_obstacle *ob, op_error *err);
+op_status opd_volume_decode(const opj *o, const char *pre, op_convex_volume *v, op_error *err);
 /* SPAN-093: prefixes err->field with "settings." when st is an error; returns st. */
 op_status opd_settings_prefix(op_status st, op_error *err);
 /* SPAN-093: decode, then validate (SPAN-030; its errors prefixed "settings."). */

@@ -578,6 +578,131 @@ OPT_TEST(session_op_table, "CONF-051") {
   opd_session_free(s);
 }
 
+/* Runs one request and checks its error (kind, field, value). */
+static int err_is(opd_session *s, const char *req, const char *kind, const char *field,
+                  const char *value) {
+  opj_doc *d = run(s, req);
+  int ok = is_error(d, 1, kind, field, value);
+  if (!ok) fprintf(stderr, "  request: %s\n", req);
+  opj_free(d);
+  return ok;
+}
+
+/* Runs one request that must succeed; returns the integer member `key` (or -1). */
+static int64_t ok_int(opd_session *s, const char *req, const char *key) {
+  opj_doc *d = run(s, req);
+  int64_t v = -1;
+  const opj *ok = ok_of(d, 1);
+  if (!ok) fprintf(stderr, "  request failed: %s\n", req);
+  if (ok && key && opj_int(opj_get(ok, key), INT64_MIN, INT64_MAX, &v)) v = -1;
+  if (ok && !key) v = 0;
+  opj_free(d);
+  return v;
+}
+
+#define TC_LEVEL "\"preset\":\"Humanoid\",\"partition\":\"layers\",\"detail_sample_distance\":0," \
+                 "\"level\":{\"name\":\"terrain\",\"seed\":\"00000000000000a1\",\"size\":4}"
+
+OPT_TEST(tilecache_cache_argument, "RT-152, CONF-042") {
+  opd_session *s = opd_session_new();
+  /* not an integer: empty value; no live cache: the integer */
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.queue\",\"args\":{\"cache\":\"1\"}}",
+                   "argument", "cache", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.queue\",\"args\":{}}", "argument", "cache", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.update\",\"args\":{\"cache\":7}}",
+                   "argument", "cache", "7"));
+  /* another kind's handle (a PRNG) is not a cache */
+  OPT_CHECK(new_prng(s, 1, "0000000000000001") == 1);
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.snapshot_save\",\"args\":{\"cache\":1}}",
+                   "argument", "cache", "1"));
+  /* cache is read first: a bad id after a bad cache reports the cache */
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.remove_obstacle\",\"args\":{\"cache\":0,\"id\":-1}}",
+                   "argument", "cache", "0"));
+  opd_session_free(s);
+}
+
+OPT_TEST(tilecache_build_arguments, "RT-151") {
+  opd_session *s = opd_session_new();
+  /* the build3d.* arguments are read before repair */
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.soup\",\"args\":{\"preset\":\"Tiny\",\"repair\":1,"
+                      "\"level\":{\"name\":\"terrain\",\"seed\":\"00000000000000a1\",\"size\":4}}}",
+                   "argument", "preset", NULL));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.soup\",\"args\":{" TC_LEVEL ",\"repair\":1}}",
+                   "argument", "repair", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.chunk\",\"args\":{" TC_LEVEL "}}",
+                   "argument", "chunk_size", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.heightfield\",\"args\":{\"preset\":\"Humanoid\","
+                      "\"detail_sample_distance\":0}}", "argument", "columns", ""));
+  /* the failed builds used no handle (CONF-014): the first cache is handle 1, its mesh 2 */
+  OPT_CHECK(ok_int(s, "{\"id\":1,\"op\":\"tilecache.soup\",\"args\":{" TC_LEVEL ",\"repair\":null}}",
+                   "cache") == 1);
+  OPT_CHECK(ok_int(s, "{\"id\":1,\"op\":\"mesh.save\",\"args\":{\"mesh\":2}}", NULL) == 0);
+  opd_session_free(s);
+}
+
+OPT_TEST(tilecache_decoding, "RT-152") {
+  opd_session *s = opd_session_new();
+  OPT_CHECK(ok_int(s, "{\"id\":1,\"op\":\"tilecache.soup\",\"args\":{" TC_LEVEL ",\"repair\":false}}",
+                   "cache") == 1);
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.add_obstacle\",\"args\":{\"cache\":1}}",
+                   "argument", "obstacle", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.add_obstacle\",\"args\":{\"cache\":1,"
+                      "\"obstacle\":{\"shape\":\"sphere\"}}}", "argument", "obstacle.shape", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.add_obstacle\",\"args\":{\"cache\":1,"
+                      "\"obstacle\":{\"shape\":\"box\",\"bmin\":[0,0,0],\"bmax\":[1,1]}}}",
+                   "argument", "obstacle.bmax", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.add_volume\",\"args\":{\"cache\":1,\"volume\":"
+                      "{\"points\":[[0,0],[1,0],[2,0],[3,0],[4,0],[5,0],[6,0],[7,0],[8,0],[9,0],"
+                      "[10,0],[11,0],[12,1]],\"ymin\":0,\"ymax\":1,\"area\":0}}}",
+                   "out_of_range", "volume.npoints", "13"));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.add_volume\",\"args\":{\"cache\":1,\"volume\":"
+                      "{\"points\":[[0,0],[1,0],[1]],\"ymin\":0,\"ymax\":1,\"area\":0}}}",
+                   "argument", "volume.points[2]", ""));
+  /* u32 arguments: outside the type is not of the form (empty value) */
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.remove_volume\",\"args\":{\"cache\":1,\"id\":-1}}",
+                   "argument", "id", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.remove_obstacle\",\"args\":{\"cache\":1,"
+                      "\"id\":4294967296}}", "argument", "id", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.update\",\"args\":{\"cache\":1,\"max_tiles\":1.5}}",
+                   "argument", "max_tiles", ""));
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"tilecache.snapshot_load\",\"args\":{\"cache\":1,\"bytes\":\"0g\"}}",
+                   "argument", "bytes", ""));
+  /* null max_tiles is UpdateAll: nothing queued, nothing processed */
+  OPT_CHECK(ok_int(s, "{\"id\":1,\"op\":\"tilecache.update\",\"args\":{\"cache\":1,\"max_tiles\":null}}",
+                   "processed") == 0);
+  opd_session_free(s);
+}
+
+OPT_TEST(tilecache_borrowed_mesh, "RT-151, RT-018, CONF-041") {
+  opd_session *s = opd_session_new();
+  OPT_CHECK(ok_int(s, "{\"id\":1,\"op\":\"tilecache.soup\",\"args\":{" TC_LEVEL "}}", "mesh") == 2);
+  int64_t t1 = 3; /* the first tile copy follows the mesh */
+  char rq[256];
+  /* the ops that change the tiles of the cache's mesh are refused, with the empty value */
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"mesh.add_tile\",\"args\":{\"mesh\":2,\"tile\":%lld}}",
+           (long long)t1);
+  OPT_CHECK(err_is(s, rq, "argument", "mesh", ""));
+  /* dropping the mesh handle frees nothing: the cache still saves its state */
+  OPT_CHECK(ok_int(s, "{\"id\":1,\"op\":\"drop\",\"args\":{\"handle\":2}}", NULL) == 0);
+  OPT_CHECK(err_is(s, "{\"id\":1,\"op\":\"mesh.save\",\"args\":{\"mesh\":2}}", "argument", "mesh", "2"));
+  OPT_CHECK(ok_int(s, "{\"id\":1,\"op\":\"tilecache.snapshot_save\",\"args\":{\"cache\":1}}", NULL) == 0);
+  /* a second cache: dropping the cache leaves its mesh handle naming nothing */
+  int64_t c2 = ok_int(s, "{\"id\":1,\"op\":\"tilecache.soup\",\"args\":{" TC_LEVEL "}}", "cache");
+  OPT_CHECK(c2 > 2);
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"drop\",\"args\":{\"handle\":%lld}}", (long long)c2);
+  OPT_CHECK(ok_int(s, rq, NULL) == 0);
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"mesh.save\",\"args\":{\"mesh\":%lld}}", (long long)(c2 + 1));
+  char v[32];
+  snprintf(v, sizeof v, "%lld", (long long)(c2 + 1));
+  OPT_CHECK(err_is(s, rq, "argument", "mesh", v));
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"drop\",\"args\":{\"handle\":%lld}}", (long long)(c2 + 1));
+  OPT_CHECK(err_is(s, rq, "argument", "handle", v));
+  /* the tile copies are the session's own: they outlive their cache */
+  snprintf(rq, sizeof rq, "{\"id\":1,\"op\":\"tile.save\",\"args\":{\"tile\":%lld}}", (long long)t1);
+  OPT_CHECK(ok_int(s, rq, NULL) == 0);
+  opd_session_free(s); /* cache 1 freed once; the borrowed meshes not at all (ASan) */
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(malformed_requests);
 OPT_RUN(unknown_op);
@@ -595,4 +720,8 @@ OPT_RUN(json_values);
 OPT_RUN(failed_requests_change_nothing);
 OPT_RUN(handle_limit);
 OPT_RUN(session_op_table);
+OPT_RUN(tilecache_cache_argument);
+OPT_RUN(tilecache_build_arguments);
+OPT_RUN(tilecache_decoding);
+OPT_RUN(tilecache_borrowed_mesh);
 OPT_MAIN_END
