@@ -118,13 +118,20 @@ op_status opd_arg_error(op_error *err, const char *field, const char *why) {
 
 /* ------------------------------------------------------------------ op lookup */
 
+/* Every op table of the server, in lookup order (the first table naming an op wins). */
+static const opd_op *const op_tables[] = {
+    opd_ops_session, opd_ops_math,    opd_ops_format,   opd_ops_mesh,
+    opd_ops_build3d, opd_ops_spans,   opd_ops_regions,  opd_ops_contours,
+    opd_ops_polys,   opd_ops_pipeline, opd_ops_build2d, opd_ops_tilecache};
+
+const opd_op *const *opd_op_tables(size_t *n) {
+  *n = sizeof op_tables / sizeof *op_tables;
+  return op_tables;
+}
+
 const opd_op *opd_find_op(const char *name) {
-  const opd_op *tables[] = {opd_ops_session, opd_ops_math, opd_ops_format, opd_ops_mesh,
-                            opd_ops_build3d, opd_ops_spans, opd_ops_regions,
-                            opd_ops_contours, opd_ops_polys, opd_ops_pipeline,
-                            opd_ops_build2d, opd_ops_tilecache};
-  for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
-    for (const opd_op *o = tables[t]; o->name; o++)
+  for (size_t t = 0; t < sizeof op_tables / sizeof *op_tables; t++)
+    for (const opd_op *o = op_tables[t]; o->name; o++)
       if (strcmp(o->name, name) == 0) return o;
   return NULL;
 }

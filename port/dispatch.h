@@ -72,6 +72,8 @@ extern const opd_op opd_ops_tilecache[]; /* tilecache.* (port/ops_tilecache.c; R
 int opd_drop_any(opd_session *s, int64_t handle);
 /* The op of that name in the tables (session, math, format, mesh: first wins), or NULL. */
 const opd_op *opd_find_op(const char *name);
+/* Every op table (CONF-050 lists their ops); *n receives the count. */
+const opd_op *const *opd_op_tables(size_t *n);
 
 /* Helper for handlers: set err to an argument error naming `field`. */
 op_status opd_arg_error(op_error *err, const char *field, const char *why);

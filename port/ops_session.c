@@ -20,14 +20,14 @@ static int cmp_names(const void *a, const void *b) {
 static op_status op_hello(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   (void)s;
   (void)args;
-  const opd_op *tables[] = {opd_ops_session, opd_ops_math, opd_ops_format, opd_ops_mesh};
-  size_t n = 0;
-  for (size_t t = 0; t < 4; t++)
+  size_t ntables, n = 0;
+  const opd_op *const *tables = opd_op_tables(&ntables);
+  for (size_t t = 0; t < ntables; t++)
     for (const opd_op *o = tables[t]; o->name; o++) n++;
   const char **names = malloc((n ? n : 1) * sizeof *names);
   if (!names) return op_fail(err, OP_E_NOMEM, "ops", "", "cannot list the ops");
   size_t k = 0;
-  for (size_t t = 0; t < 4; t++)
+  for (size_t t = 0; t < ntables; t++)
     for (const opd_op *o = tables[t]; o->name; o++)
       if (opd_find_op(o->name) == o) names[k++] = o->name; /* a shadowed duplicate is not listed */
   qsort(names, k, sizeof *names, cmp_names);
