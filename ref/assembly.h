@@ -1,6 +1,7 @@
 /*
 ** assembly.h -- internal header of the detail mesh and the tile assembler of the 3D build
-** (stage 3, part 2): spec/build3d-polys.md sections 4 and 5 (POLY-200 .. POLY-217).
+** (stage 3, part 2): spec/build3d-polys.md sections 4 and 5 (POLY-200 .. POLY-217,
+** POLY-250 .. POLY-257).
 ** Not part of the public API.
 */
 #ifndef OP_ASSEMBLY_H
@@ -20,11 +21,20 @@ typedef struct op_detail_mesh {
   uint8_t *tris;             /* 4 * ntris */
 } op_detail_mesh;
 
-/* POLY-202: argument error naming detail_sample_distance when the settings ask for
-** height sampling, which v0 does not specify yet. */
+#define OP_DETAIL_UNIT 16          /* POLY-204: detail units per cell */
+#define OP_DETAIL_MAX_POINTS 128   /* POLY-208: points per polygon (its vertices included) */
+#define OP_DETAIL_MAX_EDGE_SEGS 32 /* POLY-206: segments per sampled polygon edge */
+
+/* POLY-202: the detail rule, the pipeline's validation hook: accepts every valid
+** setting (sampling is specified); OP_E_ARGUMENT `settings` for NULL only. */
 op_status op_detail_check(const op_settings *s, op_error *err);
-/* POLY-200 .. POLY-203: the detail mesh of the polygon mesh pm (chf: its heightfield).
-** On failure *out is untouched. */
+/* POLY-203: the sample step S in cells: 0 without sampling (DetailSampleDistance <= 0.9),
+** else max(1, floor(DetailSampleDistance)). */
+int32_t op_detail_step(const op_settings *s);
+/* POLY-200 .. POLY-209, POLY-250 .. POLY-257: the detail mesh of the polygon mesh pm on
+** chf, the compact heightfield the polygons were built from (may be NULL without
+** sampling). Vertices are tile-local with the vertical origin of POLY-212. On failure
+** *out is untouched. */
 op_status op_detail_build(const op_settings *s, const op_pmesh *pm, const op_chf *chf,
                           op_detail_mesh *out, op_error *err);
 void op_detail_free(op_detail_mesh *d); /* frees the arrays, zeroes *d; NULL-safe */

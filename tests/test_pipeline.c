@@ -15,7 +15,7 @@ static op_settings humanoid(op_partition p) {
   op_settings s;
   op_error e;
   op_settings_preset("Humanoid", &s, &e);
-  s.detail_sample_distance = 0; /* POLY-202 */
+  s.detail_sample_distance = 0; /* no sampling: RT-080 layer first with Layers */
   s.partition = p;
   return s;
 }
@@ -268,10 +268,11 @@ OPT_TEST(limits, "POLY-222") {
   OPT_CHECK(op_pipeline_build_soup(&s, &soup, NULL, &r, &e) == OP_E_LIMIT);
   OPT_CHECK(strcmp(e.field, "tile_cells") == 0 && strstr(e.message, "lower tile_cells"));
   OPT_CHECK(r.ntx == 0x5a5a5a5a);
-  /* POLY-202 before the input: a NULL-free bad soup is not looked at */
+  /* POLY-202 refuses no sampling value: with sampling the same grid fails the same way */
   s.detail_sample_distance = 6;
-  OPT_CHECK(op_pipeline_build_soup(&s, &soup, NULL, &r, &e) == OP_E_ARGUMENT);
-  OPT_CHECK(strcmp(e.field, "detail_sample_distance") == 0);
+  OPT_CHECK(op_pipeline_build_soup(&s, &soup, NULL, &r, &e) == OP_E_LIMIT);
+  OPT_CHECK(strcmp(e.field, "tile_cells") == 0 && strstr(e.message, "lower tile_cells"));
+  OPT_CHECK(r.ntx == 0x5a5a5a5a);
 }
 
 OPT_MAIN_BEGIN

@@ -23,7 +23,7 @@
 static op_settings humanoid(op_partition p) {
   op_settings s;
   op_settings_preset("Humanoid", &s, NULL);
-  s.detail_sample_distance = 0; /* POLY-202, RT-080 */
+  s.detail_sample_distance = 0; /* no sampling (RT-080) */
   s.partition = p;
   return s;
 }

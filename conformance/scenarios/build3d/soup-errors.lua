@@ -1,6 +1,7 @@
 -- conformance/scenarios/build3d/soup-errors.lua
--- Errors of the pipeline operations (build3d-polys.md POLY-202, POLY-222, POLY-230 ..
--- POLY-233): each names its field, and a failed build creates no handle.
+-- Errors of the pipeline operations (build3d-polys.md POLY-222, POLY-230 .. POLY-233): each
+-- names its field, and a failed build creates no handle; the detail rule (POLY-202) accepts
+-- every valid sampling setting.
 
 -- LVL-010 bytes of a soup: vertices {x, y, z} (binary64), triangles {a, b, c}.
 local function soup(t, verts, tris)
@@ -42,17 +43,21 @@ return {
                    { kind = "argument", field = "detail_sample_distance" })
     t:expect_error("build3d.soup", { preset = "Humanoid", detail_sample_distance = -1, soup = floor },
                    { kind = "out_of_range", field = "detail_sample_distance" })
-    -- POLY-202: the presets sample (6 cells); the double just above 0.9 samples too (SPAN-025:
-    -- no sampling at or below 0.9 cells); 0.8999 does not
-    t:expect_error("build3d.soup", { preset = "Humanoid", soup = floor },
-                   { kind = "argument", field = "detail_sample_distance", value = "6" })
-    t:expect_error("build3d.soup", { preset = "Small", detail_sample_distance = 0.9000000000000001, soup = floor },
-                   { kind = "argument", field = "detail_sample_distance", value = "0.9000000000000001" })
-    t:expect_error("build3d.soup", { settings = hum, soup = floor },
-                   { kind = "argument", field = "settings.detail_sample_distance", value = "6" })
+    -- POLY-202: every valid sampling setting is accepted: the presets sample (6 cells), so
+    -- does the double just above 0.9 (SPAN-025: no sampling at or below 0.9 cells); the
+    -- tiles then carry a detail mesh (POLY-201, POLY-254), and 0.8999 cells none
+    for _, args in ipairs({ { preset = "Humanoid", soup = floor },
+                            { preset = "Small", detail_sample_distance = 0.9000000000000001, soup = floor },
+                            { settings = hum, soup = floor } }) do
+      local r = t:call("build3d.soup", args)
+      local v = t:call("tile.view", { tile = r.tiles[1].tile })
+      t:check(#r.tiles >= 1 and #v.detail == #v.polys, "sampling: one detail record per polygon")
+    end
     local ok = t:call("build3d.soup", { preset = "Humanoid", detail_sample_distance = 0.8999,
                                         soup = floor })
-    t:check(ok.ntx == 1 and ok.ntz == 1 and #ok.tiles == 1, "0.8999 cells: no sampling, one tile")
+    local v0 = t:call("tile.view", { tile = ok.tiles[1].tile })
+    t:check(ok.ntx == 1 and ok.ntz == 1 and #ok.tiles == 1 and #v0.detail == 0,
+            "0.8999 cells: no sampling, one tile without a detail mesh")
     -- the settings object form: validation errors carry settings.
     hum.detail_sample_distance = 0
     hum.cell_size = 0
@@ -95,8 +100,8 @@ return {
             "one walkable column: built (SPAN-185), eroded away, no tile (POLY-211)")
     t:expect_error("build3d.heightfield", cols(1, 1, { { { 5, 0, 63 } } }),
                    { kind = "out_of_range", field = "columns.spans[0].ymax" })
-    t:expect_error("build3d.soup", { preset = "Humanoid", soup = floor },
-                   { kind = "argument", field = "detail_sample_distance" })
+    t:expect_error("build3d.soup", { preset = "Humanoid", soup = "4f50" },
+                   { kind = "format", field = "soup.length" })
     local b = t:call("build3d.heightfield", cols(1, 1, { { { 0, 5, 63 } } }))
     t:check(b.mesh == a.mesh + 1, "failed builds in between create no handle")
   end,
