@@ -1,12 +1,15 @@
 /*
 ** onepath-cli.c -- `onepath`, the command-line tool of the OnePath reference kit
 ** (docs/cli.md). Subcommands:
-**   build    a 3D mesh from an OBJ file or a level generator (Mesh3DPipeline)
+**   build    a 3D mesh from an OBJ file or a level generator (Mesh3DPipeline), with
+**            obstacles and volumes in the settings when given
+**   tilecache a cached build, obstacles and volumes added and removed at run time,
+**            Update / UpdateAll (build3d-runtime.md), the mesh and a picture of it
 **   build2d  a 2D mesh from an outline text file (NavMesh.Build2D, build2d-tiles.md)
 **   svg      a top-down SVG picture of a mesh/tile/snapshot file or of one stage of
 **            one 3D tile (spans, regions, contours, polygons)
 **   hash     XXH3-64 (op_hash64) of a file, and of its parts for a mesh
-**   info     a summary of a mesh, tile or snapshot file
+**   info     a summary of a mesh, tile or snapshot file (tile cache snapshots too)
 ** The tool uses the library's public headers and, for the stage pictures, the internal
 ** stage headers of ref/ (regions.h, contours.h): tools are part of the kit.
 ** Exit status: 0 success, 1 the operation failed (I/O, build error), 2 bad arguments.
@@ -343,6 +346,9 @@ typedef struct loaded {
   uint32_t *link_n;    /* per tile: number of link records */
   uint8_t *mesh_bytes; /* the OPMS bytes parsed (for snapshots: re-serialized), owned */
   size_t mesh_len;
+  int tcac;                /* a tile cache snapshot: its TCAC section (SNAP-016) */
+  uint64_t tc_fingerprint;
+  uint32_t tc_nobstacles;
 } loaded;
 
 static void loaded_free(loaded *l) {
@@ -422,6 +428,36 @@ static int parse_mesh_bytes(const uint8_t *d, size_t n, const char *path, loaded
   return 0;
 }
 
+static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
+
+/* A tile cache snapshot (SNAP-016: sections SLOT and TCAC) is read as the mesh snapshot of
+** its SLOT section: the TCAC section is cut out of d (in place, *n shrinks) and its
+** fingerprint and live obstacle count kept in l. Returns 1 when it cut one. */
+static int snapshot_mesh_only(uint8_t *d, size_t *n, loaded *l) {
+  if (*n < 72 || rd32(d + 68) < 2) return 0;
+  size_t at = 72;
+  for (uint32_t k = 0, ns = rd32(d + 68); k < ns; k++) {
+    if (*n - at < 16) return 0;
+    uint64_t len = rd64(d + at + 8);
+    if (len > *n - at - 16) return 0;
+    if (!memcmp(d + at, "TCAC", 4)) {
+      if (len >= 20) {
+        l->tcac = 1;
+        l->tc_fingerprint = rd64(d + at + 16);
+        l->tc_nobstacles = rd32(d + at + 16 + 16);
+      }
+      size_t cut = 16 + (size_t)len;
+      memmove(d + at, d + at + cut, *n - at - cut);
+      *n -= cut;
+      uint32_t ns1 = ns - 1;
+      for (int b = 0; b < 4; b++) d[68 + b] = (uint8_t)(ns1 >> (8 * b));
+      return 1;
+    }
+    at += 16 + (size_t)len;
+  }
+  return 0;
+}
+
 static int load_any(const char *path, loaded *l) {
   memset(l, 0, sizeof *l);
   uint8_t *d;
@@ -445,6 +481,7 @@ static int load_any(const char *path, loaded *l) {
     }
   } else if (n >= 4 && !memcmp(d, "OPSN", 4)) {
     l->kind = "snapshot";
+    if (snapshot_mesh_only(d, &n, l)) l->kind = "tile cache snapshot";
     op_mesh_params mp;
     op_mesh *m = NULL;
     op_error e;
@@ -487,22 +524,103 @@ static double poly_area(const op_tile_desc *v, const op_poly_desc *p) {
 
 typedef struct summary {
   uint32_t tiles, layers, polys, verts, detail_tris, offmesh;
+  uint32_t positions;     /* distinct (x, z) with at least one tile */
+  uint32_t max_at;        /* the most tiles (layers) at one position (RT-080 .. RT-086) */
+  int32_t max_x, max_z;   /* the first such position in tile order */
+  int32_t layer_lo, layer_hi; /* least and greatest layer number */
   double area;
   double bmin[3], bmax[3];
+  uint64_t tiles_hash;    /* tiles_hash() of the tile list */
 } summary;
+
+/* A tile's place in the "tiles hash" order: (x, z, layer) ascending. */
+typedef struct tile_key {
+  int32_t x, z, layer;
+  uint64_t content_id;
+} tile_key;
+
+static int tile_key_cmp(const void *pa, const void *pb) {
+  const tile_key *a = pa, *b = pb;
+  if (a->x != b->x) return a->x < b->x ? -1 : 1;
+  if (a->z != b->z) return a->z < b->z ? -1 : 1;
+  if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+  return 0;
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The "tiles hash" (docs/cli.md): op_hash64 of the tiles sorted by (x, z, layer), 20
+** bytes each (x, z, layer as i32 and the content id as u64, little-endian). It names the
+** tile list and not the slots or generations, so two meshes with the same tiles (RT-027)
+** have the same tiles hash even when their bytes differ. keys: scratch of n entries. */
+static uint64_t tiles_hash(tile_key *keys, uint32_t n) {
+  qsort(keys, n, sizeof *keys, tile_key_cmp);
+  uint8_t *b = malloc((size_t)n * 20 + 1);
+  if (!b) return 0;
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t *p = b + (size_t)i * 20;
+    put32(p, (uint32_t)keys[i].x);
+    put32(p + 4, (uint32_t)keys[i].z);
+    put32(p + 8, (uint32_t)keys[i].layer);
+    put32(p + 12, (uint32_t)keys[i].content_id);
+    put32(p + 16, (uint32_t)(keys[i].content_id >> 32));
+  }
+  uint64_t h = op_hash64(b, (size_t)n * 20);
+  free(b);
+  return h;
+}
+
+/* Layers, positions and the tiles hash of n tiles (keys: scratch of n entries). */
+static void summarize_layers(tile_key *keys, uint32_t n, summary *s) {
+  /* layer numbers are 0..255 (FMT-002, RT-082): a bitmap counts the distinct ones */
+  uint8_t seen[256 / 8];
+  memset(seen, 0, sizeof seen);
+  s->layer_lo = n ? INT32_MAX : 0;
+  s->layer_hi = n ? INT32_MIN : 0;
+  for (uint32_t t = 0; t < n; t++) {
+    int32_t L = keys[t].layer;
+    if (L < s->layer_lo) s->layer_lo = L;
+    if (L > s->layer_hi) s->layer_hi = L;
+    if (L >= 0 && L < 256 && !(seen[L >> 3] & (1u << (L & 7)))) {
+      seen[L >> 3] |= (uint8_t)(1u << (L & 7));
+      s->layers++;
+    }
+  }
+  /* positions and the most layers at one of them, before the sort of tiles_hash */
+  tile_key *sorted = malloc((size_t)n * sizeof *sorted + 1);
+  if (sorted) {
+    memcpy(sorted, keys, (size_t)n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, tile_key_cmp);
+    for (uint32_t i = 0, j; i < n; i = j) {
+      for (j = i; j < n && sorted[j].x == sorted[i].x && sorted[j].z == sorted[i].z; j++) {}
+      s->positions++;
+      if (j - i > s->max_at) {
+        s->max_at = j - i;
+        s->max_x = sorted[i].x;
+        s->max_z = sorted[i].z;
+      }
+    }
+    free(sorted);
+  }
+  s->tiles_hash = tiles_hash(keys, n);
+}
 
 static void summarize(op_tile *const *tiles, uint32_t n, summary *s) {
   memset(s, 0, sizeof *s);
   s->tiles = n;
-  int32_t layer_seen[64];
-  uint32_t nseen = 0;
+  tile_key *keys = malloc((size_t)n * sizeof *keys + 1);
   for (int i = 0; i < 3; i++) { s->bmin[i] = INFINITY; s->bmax[i] = -INFINITY; }
   for (uint32_t t = 0; t < n; t++) {
     op_tile_desc v;
     op_tile_view(tiles[t], &v);
-    uint32_t k;
-    for (k = 0; k < nseen && layer_seen[k] != v.layer; k++) {}
-    if (k == nseen && nseen < 64) layer_seen[nseen++] = v.layer;
+    if (keys) {
+      keys[t].x = v.x;
+      keys[t].z = v.z;
+      keys[t].layer = v.layer;
+      keys[t].content_id = op_tile_content_id(tiles[t]);
+    }
     s->polys += v.npolys;
     s->verts += v.nverts;
     s->detail_tris += v.ndetail_tris;
@@ -518,13 +636,19 @@ static void summarize(op_tile *const *tiles, uint32_t n, summary *s) {
       }
     }
   }
-  s->layers = nseen;
+  if (keys) summarize_layers(keys, n, s);
+  free(keys);
 }
 
 static void print_summary(FILE *f, const summary *s) {
   fprintf(f, "tiles: %" PRIu32 "  layers: %" PRIu32 "  polygons: %" PRIu32
              "  vertices: %" PRIu32 "  detail triangles: %" PRIu32 "  off-mesh links: %" PRIu32
              "\n", s->tiles, s->layers, s->polys, s->verts, s->detail_tris, s->offmesh);
+  if (s->tiles)
+    fprintf(f, "tile positions: %" PRIu32 "  layer numbers %" PRId32 "..%" PRId32
+               "  most layers at one position: %" PRIu32 " (tile %" PRId32 ",%" PRId32 ")\n",
+            s->positions, s->layer_lo, s->layer_hi, s->max_at, s->max_x, s->max_z);
+  fprintf(f, "tiles hash: %016" PRIx64 "\n", s->tiles_hash);
   fprintf(f, "walkable area: %.6g square world units\n", s->area);
   if (s->verts)
     fprintf(f, "bounds: (%.6g, %.6g, %.6g) .. (%.6g, %.6g, %.6g)\n", s->bmin[0], s->bmin[1],
@@ -713,6 +837,9 @@ static int build3d_run(input3d *in, const char *mode, double chunk_size, const o
   printf("input: %s (%" PRIu32 " vertices, %" PRIu32 " triangles), preset %s, partition %s, "
          "mode %s\n", in->label, in->m.nverts, in->m.ntris, in->preset,
          partition_name(in->s.partition), mode);
+  if (in->s.nobstacles || in->s.nvolumes)
+    printf("settings: %" PRIu32 " obstacles, %" PRIu32 " volumes\n", in->s.nobstacles,
+           in->s.nvolumes);
   printf("tile grid: %" PRId32 " x %" PRId32 ", %" PRIu32 " with spans, %" PRIu32
          " with polygons\n", res.ntx, res.ntz, res.nbuilt, res.ntiles);
   int rc = report_mesh(res.mesh, out, t1 - t0);
@@ -720,6 +847,166 @@ static int build3d_run(input3d *in, const char *mode, double chunk_size, const o
   return rc;
 }
 #endif
+
+/* ------------------------------------------- obstacles and volumes */
+
+/* Obstacles and volumes given on the command line (--cylinder, --box, --obox, --volume),
+** each with the text it came from, for messages. */
+typedef struct shapes {
+  op_obstacle *obst;
+  char **obst_text;
+  uint32_t nobst, capo;
+  op_convex_volume *vol;
+  char **vol_text;
+  uint32_t nvol, capv;
+} shapes;
+
+static void shapes_free(shapes *sh) {
+  for (uint32_t i = 0; i < sh->nobst; i++) free(sh->obst_text[i]);
+  for (uint32_t i = 0; i < sh->nvol; i++) free(sh->vol_text[i]);
+  free(sh->obst);
+  free(sh->obst_text);
+  free(sh->vol);
+  free(sh->vol_text);
+  memset(sh, 0, sizeof *sh);
+}
+
+/* Comma-separated numbers: between lo and hi of them into out; the count, or -1. */
+static int parse_numbers(const char *v, int lo, int hi, double *out) {
+  char buf[1024];
+  if (strlen(v) >= sizeof buf) return -1;
+  snprintf(buf, sizeof buf, "%s", v);
+  int n = 0;
+  char *p = buf;
+  for (;;) {
+    char *comma = strchr(p, ',');
+    if (comma) *comma = 0;
+    if (n == hi || parse_double(p, &out[n])) return -1;
+    n++;
+    if (!comma) break;
+    p = comma + 1;
+  }
+  return n < lo ? -1 : n;
+}
+
+static char *dup_text(const char *opt, const char *v) {
+  size_t l = strlen(opt) + strlen(v) + 2;
+  char *t = malloc(l);
+  if (t) snprintf(t, l, "%s %s", opt, v);
+  return t;
+}
+
+/* Parses the value of --cylinder, --box, --obox or --volume (opt names which) into sh.
+** Returns 0 or a usage error. */
+static int shape_parse(const char *opt, const char *v, shapes *sh) {
+  double x[3 + 2 * OP_VOLUME_MAX_POINTS];
+  if (!strcmp(opt, "--volume")) {
+    int n = parse_numbers(v, 9, 3 + 2 * OP_VOLUME_MAX_POINTS, x);
+    if (n < 0 || (n - 3) % 2)
+      return usage_error("--volume '%s': expected AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...] "
+                         "(3 to %d points)", v, OP_VOLUME_MAX_POINTS);
+    if (!(x[0] >= 0 && x[0] <= 255 && x[0] == (double)(int)x[0]))
+      return usage_error("--volume '%s': area '%g' is not an integer in [0, 255]", v, x[0]);
+    if (sh->nvol == sh->capv) {
+      uint32_t nc = sh->capv ? 2 * sh->capv : 8;
+      op_convex_volume *nv = realloc(sh->vol, nc * sizeof *nv);
+      if (nv) sh->vol = nv;
+      char **nt = realloc(sh->vol_text, nc * sizeof *nt);
+      if (nt) sh->vol_text = nt;
+      if (!nv || !nt) return fail("out of memory");
+      sh->capv = nc;
+    }
+    op_convex_volume *cv = &sh->vol[sh->nvol];
+    memset(cv, 0, sizeof *cv);
+    cv->area = (uint8_t)x[0];
+    cv->ymin = x[1];
+    cv->ymax = x[2];
+    cv->npoints = (uint32_t)(n - 3) / 2;
+    for (uint32_t k = 0; k < cv->npoints; k++) {
+      cv->points[k][0] = x[3 + 2 * k];
+      cv->points[k][1] = x[4 + 2 * k];
+    }
+    if (!(sh->vol_text[sh->nvol] = dup_text(opt, v))) return fail("out of memory");
+    sh->nvol++;
+    return 0;
+  }
+  op_obstacle o;
+  memset(&o, 0, sizeof o);
+  if (!strcmp(opt, "--cylinder")) {
+    if (parse_numbers(v, 5, 5, x) < 0)
+      return usage_error("--cylinder '%s': expected X,Y,Z,R,H (base centre, radius, height)", v);
+    o.shape = OP_OBSTACLE_CYLINDER;
+    memcpy(o.center, x, sizeof o.center);
+    o.radius = x[3];
+    o.height = x[4];
+  } else if (!strcmp(opt, "--box")) {
+    if (parse_numbers(v, 6, 6, x) < 0)
+      return usage_error("--box '%s': expected MINX,MINY,MINZ,MAXX,MAXY,MAXZ", v);
+    o.shape = OP_OBSTACLE_BOX;
+    memcpy(o.bmin, x, sizeof o.bmin);
+    memcpy(o.bmax, x + 3, sizeof o.bmax);
+  } else {
+    if (parse_numbers(v, 7, 7, x) < 0)
+      return usage_error("--obox '%s': expected CX,CY,CZ,HX,HY,HZ,YAW (centre, half sizes, "
+                         "yaw in radians)", v);
+    o.shape = OP_OBSTACLE_ORIENTED_BOX;
+    memcpy(o.center, x, sizeof o.center);
+    memcpy(o.half, x + 3, sizeof o.half);
+    o.yaw = x[6];
+  }
+  if (sh->nobst == sh->capo) {
+    uint32_t nc = sh->capo ? 2 * sh->capo : 8;
+    op_obstacle *no = realloc(sh->obst, nc * sizeof *no);
+    if (no) sh->obst = no;
+    char **nt = realloc(sh->obst_text, nc * sizeof *nt);
+    if (nt) sh->obst_text = nt;
+    if (!no || !nt) return fail("out of memory");
+    sh->capo = nc;
+  }
+  sh->obst[sh->nobst] = o;
+  if (!(sh->obst_text[sh->nobst] = dup_text(opt, v))) return fail("out of memory");
+  sh->nobst++;
+  return 0;
+}
+
+static int is_shape_option(const char *o) {
+  return !strcmp(o, "--cylinder") || !strcmp(o, "--box") || !strcmp(o, "--obox") ||
+         !strcmp(o, "--volume");
+}
+
+/* Checks every obstacle and volume of sh by SPAN-031 / SPAN-033 (op_settings_validate on
+** a copy of s holding only them); a failure is a usage error naming the option. */
+static int shapes_validate(const op_settings *s, const shapes *sh) {
+  op_settings t = *s;
+  t.nvolumes = sh->nvol;
+  t.volumes = sh->vol;
+  t.nobstacles = sh->nobst;
+  t.obstacles = sh->obst;
+  op_error e;
+  if (op_settings_validate(&t, &e) == OP_OK) return 0;
+  unsigned long idx;
+  if (sscanf(e.field, "obstacles[%lu]", &idx) == 1 && idx < sh->nobst)
+    return usage_error("'%s': invalid %s (value %s): %s", sh->obst_text[idx], e.field,
+                       e.value[0] ? e.value : "-", e.message);
+  if (sscanf(e.field, "volumes[%lu]", &idx) == 1 && idx < sh->nvol)
+    return usage_error("'%s': invalid %s (value %s): %s", sh->vol_text[idx], e.field,
+                       e.value[0] ? e.value : "-", e.message);
+  return usage_error("invalid setting '%s' (value %s): %s", e.field, e.value[0] ? e.value : "-",
+                     e.message);
+}
+
+static void print_obstacle(const op_obstacle *o) {
+  if (o->shape == OP_OBSTACLE_CYLINDER)
+    printf("cylinder centre (%g, %g, %g) radius %g height %g", o->center[0], o->center[1],
+           o->center[2], o->radius, o->height);
+  else if (o->shape == OP_OBSTACLE_BOX)
+    printf("box (%g, %g, %g) .. (%g, %g, %g)", o->bmin[0], o->bmin[1], o->bmin[2], o->bmax[0],
+           o->bmax[1], o->bmax[2]);
+  else
+    printf("oriented box centre (%g, %g, %g) half (%g, %g, %g) yaw %g", o->center[0],
+           o->center[1], o->center[2], o->half[0], o->half[1], o->half[2], o->yaw);
+}
+
 
 /* ------------------------------------------------------------ commands */
 
@@ -732,6 +1019,8 @@ static int cmd_build(int argc, char **argv) {
   const char *mode = "soup";
   outputs outs = {NULL, NULL, NULL};
   double chunk_size = 0;
+  shapes sh;
+  memset(&sh, 0, sizeof sh);
   char **sets = calloc((size_t)argc + 1, sizeof *sets);
   int nsets = 0, rc = 0;
   args a = {argc, argv, 0};
@@ -747,7 +1036,10 @@ static int cmd_build(int argc, char **argv) {
       continue;
     }
     if (r == 1) continue;
-    if (!strcmp(argv[a.i], "--out")) {
+    if (is_shape_option(argv[a.i])) {
+      const char *v = opt_value(&a);
+      rc = v ? shape_parse(argv[a.i - 1], v, &sh) : EXIT_USAGE;
+    } else if (!strcmp(argv[a.i], "--out") || !strcmp(argv[a.i], "-o")) {
       if (!(outs.mesh = opt_value(&a))) rc = EXIT_USAGE;
     } else if (!strcmp(argv[a.i], "--snapshot")) {
       if (!(outs.snapshot = opt_value(&a))) rc = EXIT_USAGE;
@@ -767,6 +1059,12 @@ static int cmd_build(int argc, char **argv) {
     }
   }
   if (!rc) rc = input_finish(&in, sets, nsets);
+  /* Regions.Spans.Volumes and Obstacles (SPAN-003, SPAN-004), after the preset's none */
+  if (!rc) rc = shapes_validate(&in.s, &sh);
+  in.s.nvolumes = sh.nvol;
+  in.s.volumes = sh.vol;
+  in.s.nobstacles = sh.nobst;
+  in.s.obstacles = sh.obst;
 #ifdef OP_HAVE_PIPELINE
   if (!rc) rc = build3d_run(&in, mode, chunk_size, &outs);
 #else
@@ -780,6 +1078,7 @@ static int cmd_build(int argc, char **argv) {
 #endif
   for (int i = 0; i < nsets; i++) free(sets[i]);
   free(sets);
+  shapes_free(&sh);
   op_trimesh_free(&in.m);
   return rc;
 }
@@ -999,6 +1298,9 @@ static int cmd_info(int argc, char **argv) {
   printf("tiling: origin (%.17g, %.17g, %.17g) cell_size %.17g cell_height %.17g tile_cells %" PRIu32
          " max_verts_per_poly %" PRIu32 "\n", tg->origin[0], tg->origin[1], tg->origin[2],
          tg->cell_size, tg->cell_height, tg->tile_cells, tg->max_verts_per_poly);
+  if (l.tcac)
+    printf("tile cache: fingerprint %016" PRIx64 ", %" PRIu32 " live obstacles (TCAC section, "
+           "SNAP-016; the rest is the mesh)\n", l.tc_fingerprint, l.tc_nobstacles);
   if (l.has_params)
     printf("mesh: walkable_climb %.17g max_tiles %" PRIu32 "  links %" PRIu32 "  edited polygons %"
            PRIu32 "\n", l.params.walkable_climb, l.params.max_tiles, l.nlinks, l.nedits);
@@ -1020,59 +1322,180 @@ static int cmd_info(int argc, char **argv) {
 
 /* --------------------------------------------------------------- svg */
 
-/* Mesh, tile or snapshot file: one panel per layer; polygons coloured per area, per
-** polygon or per tile; walls dark, portal edges red, internal edges thin. */
-static int svg_mesh(const char *file, const char *color_mode, FILE *f) {
-  loaded l;
-  if (load_any(file, &l)) return EXIT_FAIL;
-  double bx0 = INFINITY, bz0 = INFINITY, bx1 = -INFINITY, bz1 = -INFINITY;
-  int32_t layers[SVG_MAX_PANELS];
-  int nlayers = 0, dropped = 0;
-  for (uint32_t t = 0; t < l.ntiles; t++) {
+/* Obstacles and volumes drawn over a mesh picture (onepath tilecache --svg). */
+typedef struct overlay {
+  const op_obstacle *obst;
+  const uint32_t *obst_id;
+  uint32_t nobst;
+  const op_convex_volume *vol;
+  const uint32_t *vol_id;
+  uint32_t nvol;
+  double grow; /* RT-020: g = WalkableRadius * cell_size */
+} overlay;
+
+/* The footprint of obstacle o grown by g (RT-021) as a closed path of at most 48 points;
+** returns the point count. Circles are drawn as 48-gons (a picture, not the test). */
+static int obstacle_outline(const op_obstacle *o, double g, double *xz) {
+  if (o->shape == OP_OBSTACLE_CYLINDER) {
+    double r = o->radius + g;
+    for (int i = 0; i < 48; i++) {
+      double t = (double)i * (6.283185307179586 / 48.0);
+      xz[2 * i] = o->center[0] + r * cos(t);
+      xz[2 * i + 1] = o->center[2] + r * sin(t);
+    }
+    return 48;
+  }
+  if (o->shape == OP_OBSTACLE_BOX) {
+    double x0 = o->bmin[0] - g, z0 = o->bmin[2] - g, x1 = o->bmax[0] + g, z1 = o->bmax[2] + g;
+    double q[8] = {x0, z0, x1, z0, x1, z1, x0, z1};
+    memcpy(xz, q, sizeof q);
+    return 4;
+  }
+  /* oriented box: u along (c, s), v along (-s, c) (RT-021's yaw, +x towards +z) */
+  double c = cos(o->yaw), sn = sin(o->yaw), hx = o->half[0] + g, hz = o->half[2] + g;
+  static const int su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
+  for (int i = 0; i < 4; i++) {
+    double u = su[i] * hx, v = sv[i] * hz;
+    xz[2 * i] = o->center[0] + u * c - v * sn;
+    xz[2 * i + 1] = o->center[2] + u * sn + v * c;
+  }
+  return 4;
+}
+
+static void draw_overlay(svg_scene *sc, int p, const overlay *ov) {
+  double xz[96];
+  char lab[32];
+  for (uint32_t i = 0; i < ov->nvol; i++) {
+    const op_convex_volume *v = &ov->vol[i];
+    double pts[2 * OP_VOLUME_MAX_POINTS], cx = 0, cz = 0;
+    for (uint32_t k = 0; k < v->npoints; k++) {
+      pts[2 * k] = v->points[k][0];
+      pts[2 * k + 1] = v->points[k][1];
+      cx += pts[2 * k] / v->npoints;
+      cz += pts[2 * k + 1] / v->npoints;
+    }
+    char c[8];
+    svg_palette(v->area, c);
+    svg_path(sc, p, pts, (int)v->npoints, 1, c, 0.35, "#1f3b99", 2.0, 1);
+    snprintf(lab, sizeof lab, "V%" PRIu32 " area %u", ov->vol_id[i], (unsigned)v->area);
+    svg_label(sc, p, cx, cz, 11, "#1f3b99", lab);
+  }
+  for (uint32_t i = 0; i < ov->nobst; i++) {
+    const op_obstacle *o = &ov->obst[i];
+    int n = obstacle_outline(o, ov->grow, xz);
+    svg_path(sc, p, xz, n, 1, "none", 1, "#8b0000", 1.4, 1);
+    n = obstacle_outline(o, 0, xz);
+    svg_path(sc, p, xz, n, 1, "#8b0000", 0.45, "#8b0000", 1.8, 0);
+    double cx = o->shape == OP_OBSTACLE_BOX ? 0.5 * (o->bmin[0] + o->bmax[0]) : o->center[0];
+    double cz = o->shape == OP_OBSTACLE_BOX ? 0.5 * (o->bmin[2] + o->bmax[2]) : o->center[2];
+    snprintf(lab, sizeof lab, "#%" PRIu32, ov->obst_id[i]);
+    svg_label(sc, p, cx, cz, 12, "#ffffff", lab);
+  }
+}
+
+/* Which layers a mesh picture shows: every layer number in [lo, hi] that has a tile,
+** ascending, at most SVG_MAX_PANELS of them. */
+typedef struct layer_pick {
+  int32_t lo, hi;        /* the --layers range (default 0..255) */
+  int32_t shown[SVG_MAX_PANELS];
+  uint32_t nshown;
+  uint32_t left_out;     /* layers in range with tiles but past the panel limit */
+  int32_t left_lo, left_hi;
+  uint32_t left_tiles;   /* tiles of the layers left out or outside the range */
+  uint32_t out_of_range; /* layers with tiles outside [lo, hi] */
+} layer_pick;
+
+static void pick_layers(const loaded *l, layer_pick *pk) {
+  uint32_t count[256];
+  memset(count, 0, sizeof count);
+  for (uint32_t t = 0; t < l->ntiles; t++) {
     op_tile_desc v;
-    op_tile_view(l.tiles[t], &v);
+    op_tile_view(l->tiles[t], &v);
+    if (v.layer >= 0 && v.layer < 256) count[v.layer]++;
+  }
+  pk->nshown = pk->left_out = pk->left_tiles = pk->out_of_range = 0;
+  pk->left_lo = pk->left_hi = -1;
+  for (int32_t L = 0; L < 256; L++) {
+    if (!count[L]) continue;
+    if (L < pk->lo || L > pk->hi) {
+      pk->out_of_range++;
+      pk->left_tiles += count[L];
+    } else if (pk->nshown < SVG_MAX_PANELS) {
+      pk->shown[pk->nshown++] = L;
+    } else {
+      if (!pk->left_out) pk->left_lo = L;
+      pk->left_hi = L;
+      pk->left_out++;
+      pk->left_tiles += count[L];
+    }
+  }
+}
+
+/* A mesh: one panel per layer (at most SVG_MAX_PANELS, the rest named in a note);
+** polygons coloured per area, per polygon or per tile; walls dark, portal edges red,
+** internal edges thin; obstacles and volumes of ov (may be NULL) on top. */
+static int svg_mesh_draw(const loaded *l, const char *title, const char *color_mode,
+                         layer_pick *pk, const overlay *ov, FILE *f) {
+  double bx0 = INFINITY, bz0 = INFINITY, bx1 = -INFINITY, bz1 = -INFINITY;
+  for (uint32_t t = 0; t < l->ntiles; t++) {
+    op_tile_desc v;
+    op_tile_view(l->tiles[t], &v);
     double x0, z0, w = (double)v.tiling.tile_cells * v.tiling.cell_size;
     tile_world_origin(&v, &x0, &z0);
     if (x0 < bx0) bx0 = x0;
     if (z0 < bz0) bz0 = z0;
     if (x0 + w > bx1) bx1 = x0 + w;
     if (z0 + w > bz1) bz1 = z0 + w;
-    int k;
-    for (k = 0; k < nlayers && layers[k] != v.layer; k++) {}
-    if (k == nlayers) {
-      if (nlayers < SVG_MAX_PANELS) layers[nlayers++] = v.layer;
-      else dropped = 1;
-    }
   }
-  /* layers in ascending order */
-  for (int i = 1; i < nlayers; i++)
-    for (int j = i; j > 0 && layers[j - 1] > layers[j]; j--) {
-      int32_t tmp = layers[j];
-      layers[j] = layers[j - 1];
-      layers[j - 1] = tmp;
-    }
-  if (l.ntiles == 0) { bx0 = bz0 = 0; bx1 = bz1 = 1; nlayers = 1; layers[0] = 0; }
+  pick_layers(l, pk);
+  if (l->ntiles == 0) { bx0 = bz0 = 0; bx1 = bz1 = 1; }
+  int npanel = pk->nshown ? (int)pk->nshown : 1;
   summary sm;
-  summarize(l.tiles, l.ntiles, &sm);
-  char title[160], sub[200];
-  snprintf(title, sizeof title, "%s %s - stage: mesh (colour per %s)", l.kind, file, color_mode);
+  summarize(l->tiles, l->ntiles, &sm);
+  char sub[200], note[200] = "";
   snprintf(sub, sizeof sub, "cell_size %g, tile_cells %" PRIu32 ", %" PRIu32 " tiles, %" PRIu32
-           " polygons, walkable area %.6g%s", l.params.tiling.cell_size,
-           l.params.tiling.tile_cells, sm.tiles, sm.polys, sm.area,
-           dropped ? " (more than 16 layers: some not shown)" : "");
+           " layers, %" PRIu32 " polygons, walkable area %.6g", l->params.tiling.cell_size,
+           l->params.tiling.tile_cells, sm.tiles, sm.layers, sm.polys, sm.area);
+  if (pk->left_out)
+    snprintf(note, sizeof note, "%" PRIu32 " layers not shown (%" PRId32 "..%" PRId32 "): at most %d "
+             "panels; %" PRIu32 " tiles left out; see them with --layers %" PRId32 "-%" PRId32,
+             pk->left_out, pk->left_lo, pk->left_hi, SVG_MAX_PANELS, pk->left_tiles,
+             pk->left_lo, pk->left_hi);
+  else if (pk->out_of_range)
+    snprintf(note, sizeof note, "only layers %" PRId32 "..%" PRId32 " (--layers): %" PRIu32
+             " other layers with %" PRIu32 " tiles not shown", pk->lo, pk->hi, pk->out_of_range,
+             pk->left_tiles);
+  else if (pk->nshown == 0 && l->ntiles)
+    snprintf(note, sizeof note, "no tile has a layer in 0..255");
   svg_scene sc;
   svg_scene_init(&sc, f, title, sub);
-  for (int k = 0; k < nlayers; k++) {
-    char cap[64];
-    snprintf(cap, sizeof cap, "layer %" PRId32, layers[k]);
+  svg_scene_note(&sc, note);
+  /* up to 4 panels in one row, more in rows of ceil(sqrt(n)) */
+  int per_row = npanel;
+  if (npanel > 4) for (per_row = 1; per_row * per_row < npanel; per_row++) {}
+  sc.per_row = per_row;
+  for (int k = 0; k < npanel; k++) {
+    char cap[96];
+    if (!pk->nshown) {
+      snprintf(cap, sizeof cap, "no tiles");
+    } else {
+      uint32_t nt = 0, np = 0;
+      for (uint32_t t = 0; t < l->ntiles; t++) {
+        op_tile_desc v;
+        op_tile_view(l->tiles[t], &v);
+        if (v.layer == pk->shown[k]) { nt++; np += v.npolys; }
+      }
+      snprintf(cap, sizeof cap, "layer %" PRId32 ": %" PRIu32 " tile%s, %" PRIu32 " polygon%s",
+               pk->shown[k], nt, nt == 1 ? "" : "s", np, np == 1 ? "" : "s");
+    }
     svg_panel_add(&sc, bx0, bz0, bx1, bz1, cap);
   }
   /* legend: the areas (or a note for the other modes), then the line styles */
   if (!strcmp(color_mode, "area")) {
     int seen[256] = {0};
-    for (uint32_t t = 0; t < l.ntiles; t++) {
+    for (uint32_t t = 0; t < l->ntiles; t++) {
       op_tile_desc v;
-      op_tile_view(l.tiles[t], &v);
+      op_tile_view(l->tiles[t], &v);
       for (uint32_t p = 0; p < v.npolys; p++) seen[v.polys[p].area] = 1;
     }
     for (int a = 0; a < 256; a++)
@@ -1089,7 +1512,7 @@ static int svg_mesh(const char *file, const char *color_mode, FILE *f) {
                                                           : "one colour per tile");
   }
   svg_legend_add(&sc, "#222222", 1, "wall edge");
-  if (l.link_n) {
+  if (l->link_n) {
     svg_legend_add(&sc, "#d62728", 1, "portal edge, linked");
     svg_legend_add(&sc, "#ff8c00", 2, "portal edge, no link");
   } else {
@@ -1098,14 +1521,40 @@ static int svg_mesh(const char *file, const char *color_mode, FILE *f) {
   svg_legend_add(&sc, "#bbbbbb", 1, "internal edge (thin, white)");
   svg_legend_add(&sc, "#555555", 2, "tile lines");
   if (sm.offmesh) svg_legend_add(&sc, "#9400d3", 1, "off-mesh link");
-  svg_scene_begin(&sc, nlayers > 1 ? 700 : 1000);
+  if (ov && ov->nobst) {
+    svg_legend_add(&sc, "#8b0000", 0, "obstacle #id (as given)");
+    svg_legend_add(&sc, "#8b0000", 2, "obstacle grown by the radius");
+  }
+  if (ov && ov->nvol) svg_legend_add(&sc, "#1f3b99", 2, "volume Vid (fill: its area)");
+  /* the other layers' polygons, faint, under each panel's own (small meshes only) */
+  int context = pk->nshown > 1 && (uint64_t)pk->nshown * sm.polys <= 100000;
+  if (context) svg_legend_add(&sc, "#e2e2e2", 0, "other layers (context)");
+  svg_scene_begin(&sc, npanel == 1 ? 1000 : npanel <= 4 ? 700 : 360);
   double px = sc.scale;
-  for (uint32_t t = 0; t < l.ntiles; t++) {
+  for (uint32_t t = 0; context && t < l->ntiles; t++) {
     op_tile_desc v;
-    op_tile_view(l.tiles[t], &v);
+    op_tile_view(l->tiles[t], &v);
+    double x0, z0;
+    tile_world_origin(&v, &x0, &z0);
+    for (int p = 0; p < (int)pk->nshown; p++) {
+      if (pk->shown[p] == v.layer) continue;
+      for (uint32_t q = 0; q < v.npolys; q++) {
+        const op_poly_desc *pd = &v.polys[q];
+        double xz[2 * OP_MAX_VERTS_PER_POLY];
+        for (int j = 0; j < pd->nverts; j++) {
+          xz[2 * j] = x0 + v.verts[3 * pd->verts[j]];
+          xz[2 * j + 1] = z0 + v.verts[3 * pd->verts[j] + 2];
+        }
+        svg_path(&sc, p, xz, pd->nverts, 1, "#e2e2e2", 1, "none", 0, 0);
+      }
+    }
+  }
+  for (uint32_t t = 0; t < l->ntiles; t++) {
+    op_tile_desc v;
+    op_tile_view(l->tiles[t], &v);
     int p;
-    for (p = 0; p < nlayers && layers[p] != v.layer; p++) {}
-    if (p == nlayers) continue;
+    for (p = 0; p < (int)pk->nshown && pk->shown[p] != v.layer; p++) {}
+    if (p == (int)pk->nshown) continue;
     double x0, z0, w = (double)v.tiling.tile_cells * v.tiling.cell_size;
     tile_world_origin(&v, &x0, &z0);
     for (uint32_t q = 0; q < v.npolys; q++) {
@@ -1124,11 +1573,11 @@ static int svg_mesh(const char *file, const char *color_mode, FILE *f) {
     }
     /* MESH-043: which portal edges have an external link in the mesh */
     uint8_t *linked = NULL;
-    if (l.link_n && v.npolys) {
+    if (l->link_n && v.npolys) {
       linked = calloc((size_t)v.npolys * OP_MAX_VERTS_PER_POLY, 1);
-      if (!linked) { loaded_free(&l); return fail("out of memory"); }
-      for (uint32_t k = 0; k < l.link_n[t]; k++) {
-        const uint8_t *r = l.mesh_bytes + l.link_off[t] + 24 * (size_t)k;
+      if (!linked) return fail("out of memory");
+      for (uint32_t k = 0; k < l->link_n[t]; k++) {
+        const uint8_t *r = l->mesh_bytes + l->link_off[t] + 24 * (size_t)k;
         uint32_t poly = rd32(r);
         if (r[5] != 0xFF && poly < v.npolys && r[4] < OP_MAX_VERTS_PER_POLY)
           linked[(size_t)poly * OP_MAX_VERTS_PER_POLY + r[4]] = 1;
@@ -1148,7 +1597,6 @@ static int svg_mesh(const char *file, const char *color_mode, FILE *f) {
       }
     }
     free(linked);
-    svg_rect(&sc, p, x0, z0, x0 + w, z0 + w, "none", "none", 0);
     svg_line(&sc, p, x0, z0, x0 + w, z0, "#555555", 0.8, 1);
     svg_line(&sc, p, x0 + w, z0, x0 + w, z0 + w, "#555555", 0.8, 1);
     svg_line(&sc, p, x0 + w, z0 + w, x0, z0 + w, "#555555", 0.8, 1);
@@ -1160,9 +1608,20 @@ static int svg_mesh(const char *file, const char *color_mode, FILE *f) {
       svg_dot(&sc, p, x0 + om->start[0], z0 + om->start[2], 2.5, "#9400d3");
     }
   }
+  for (int p = 0; ov && p < npanel; p++) draw_overlay(&sc, p, ov);
   svg_scene_end(&sc);
-  loaded_free(&l);
   return 0;
+}
+
+/* A mesh, tile or snapshot file (svg --mesh). */
+static int svg_mesh(const char *file, const char *color_mode, layer_pick *pk, FILE *f) {
+  loaded l;
+  if (load_any(file, &l)) return EXIT_FAIL;
+  char title[160];
+  snprintf(title, sizeof title, "%s %s - stage: mesh (colour per %s)", l.kind, file, color_mode);
+  int rc = svg_mesh_draw(&l, title, color_mode, pk, NULL, f);
+  loaded_free(&l);
+  return rc;
 }
 
 /* One stage of one 3D tile. */
@@ -1242,6 +1701,21 @@ static void draw_grid_frame(svg_scene *sc, int p, const op_chf *c, int32_t borde
   svg_path(sc, p, xz, 4, 1, "none", 1, "#1f3b99", 1.4, 1);
 }
 
+/* --layers A-B or A: layer numbers 0..255, A <= B. */
+static int parse_layers(const char *v, layer_pick *pk) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", v);
+  char *dash = strchr(buf, '-');
+  long long lo, hi;
+  if (dash) *dash = 0;
+  if (parse_i64(buf, 0, 255, &lo)) return -1;
+  if (!dash) hi = lo;
+  else if (parse_i64(dash + 1, 0, 255, &hi) || hi < lo) return -1;
+  pk->lo = (int32_t)lo;
+  pk->hi = (int32_t)hi;
+  return 0;
+}
+
 static int cmd_svg(int argc, char **argv) {
   g_cmd = "onepath svg";
   input3d in;
@@ -1250,6 +1724,10 @@ static int cmd_svg(int argc, char **argv) {
   in.seed = 1;
   const char *mesh = NULL, *out = NULL, *stage = NULL, *color = "area";
   long long tx = 0, tz = 0;
+  layer_pick lpick;
+  memset(&lpick, 0, sizeof lpick);
+  lpick.hi = 255;
+  int have_layers = 0;
   char **sets = calloc((size_t)argc + 1, sizeof *sets);
   int nsets = 0, rc = 0;
   args a = {argc, argv, 0};
@@ -1279,6 +1757,11 @@ static int cmd_svg(int argc, char **argv) {
       if (!(color = opt_value(&a))) rc = EXIT_USAGE;
       else if (strcmp(color, "area") && strcmp(color, "poly") && strcmp(color, "tile"))
         rc = usage_error("--color '%s': expected area, poly or tile", color);
+    } else if (!strcmp(o, "--layers")) {
+      if (!(v = opt_value(&a))) rc = EXIT_USAGE;
+      else if (parse_layers(v, &lpick))
+        rc = usage_error("--layers '%s': expected A-B or A, layer numbers 0..255, A <= B", v);
+      else have_layers = 1;
     } else if (!strcmp(o, "--tile")) {
       if (!(v = opt_value(&a))) rc = EXIT_USAGE;
       else {
@@ -1297,6 +1780,7 @@ static int cmd_svg(int argc, char **argv) {
   if (!rc && mesh && (stage || in.obj || in.level || nsets))
     rc = usage_error("--mesh draws a file: it takes no --stage, --obj, --level or --set");
   if (!rc && !mesh && !stage) rc = usage_error("give --mesh FILE, or --stage with --obj/--level");
+  if (!rc && !mesh && have_layers) rc = usage_error("--layers picks the panels of --mesh FILE");
   if (!rc && !mesh) rc = input_finish(&in, sets, nsets);
   for (int i = 0; i < nsets; i++) free(sets[i]);
   free(sets);
@@ -1305,7 +1789,7 @@ static int cmd_svg(int argc, char **argv) {
     f = out ? fopen(out, "w") : stdout;
     if (!f) rc = fail("cannot create '%s': %s", out, strerror(errno));
   }
-  if (!rc && mesh) rc = svg_mesh(mesh, color, f);
+  if (!rc && mesh) rc = svg_mesh(mesh, color, &lpick, f);
   else if (!rc) {
     stage_data d;
     memset(&d, 0, sizeof d);
@@ -1529,6 +2013,368 @@ static int cmd_svg(int argc, char **argv) {
   return rc;
 }
 
+#ifdef OP_HAVE_PIPELINE
+/* ------------------------------------------------------------ tilecache */
+
+/* One step of `onepath tilecache`, in command-line order (docs/cli.md). */
+typedef enum tc_kind { TC_ADD_OBST, TC_ADD_VOL, TC_REMOVE, TC_REMOVE_VOL, TC_UPDATE } tc_kind;
+typedef struct tc_op {
+  tc_kind kind;
+  uint32_t index; /* obstacle or volume index in the shapes, or the id to remove */
+  char text[96];  /* the option or line it came from */
+} tc_op;
+
+typedef struct tc_ops {
+  tc_op *op;
+  uint32_t n, cap;
+} tc_ops;
+
+static int tc_push(tc_ops *ops, tc_kind k, uint32_t index, const char *text) {
+  if (ops->n == ops->cap) {
+    uint32_t nc = ops->cap ? 2 * ops->cap : 16;
+    tc_op *no = realloc(ops->op, nc * sizeof *no);
+    if (!no) return fail("out of memory");
+    ops->op = no;
+    ops->cap = nc;
+  }
+  tc_op *o = &ops->op[ops->n++];
+  o->kind = k;
+  o->index = index;
+  snprintf(o->text, sizeof o->text, "%s", text);
+  return 0;
+}
+
+/* One step given as an option name (--cylinder ... --remove, --remove-volume, --update) or
+** as a line of an --ops file (the same words without the dashes). */
+static int tc_step(const char *word, const char *v, shapes *sh, tc_ops *ops) {
+  char opt[32];
+  snprintf(opt, sizeof opt, "--%s", word);
+  char text[96];
+  snprintf(text, sizeof text, "%s%s%s", opt, v ? " " : "", v ? v : "");
+  if (is_shape_option(opt)) {
+    int vol = !strcmp(opt, "--volume");
+    int rc = shape_parse(opt, v, sh);
+    if (rc) return rc;
+    return tc_push(ops, vol ? TC_ADD_VOL : TC_ADD_OBST, vol ? sh->nvol - 1 : sh->nobst - 1, text);
+  }
+  if (!strcmp(opt, "--remove") || !strcmp(opt, "--remove-volume")) {
+    long long id;
+    if (parse_i64(v, 1, 4294967294LL, &id))
+      return usage_error("%s '%s': expected an id, 1 to 4294967294", opt, v);
+    return tc_push(ops, opt[8] ? TC_REMOVE_VOL : TC_REMOVE, (uint32_t)id, text);
+  }
+  return tc_push(ops, TC_UPDATE, 0, text);
+}
+
+/* --ops FILE: one step per line, `cylinder X,Y,Z,R,H`, `box ...`, `obox ...`, `volume ...`,
+** `remove ID`, `remove-volume ID`, `update`; `#` starts a comment. */
+static int tc_ops_file(const char *path, shapes *sh, tc_ops *ops) {
+  uint8_t *d;
+  size_t n;
+  if (read_file(path, &d, &n)) return EXIT_FAIL;
+  int rc = 0, line = 0;
+  char *p = (char *)d;
+  while (!rc && *p) {
+    line++;
+    char *end = strchr(p, '\n');
+    if (end) *end = 0;
+    char *hash = strchr(p, '#');
+    if (hash) *hash = 0;
+    char w1[32], w2[512], w3[8];
+    int k = sscanf(p, "%31s %511s %7s", w1, w2, w3);
+    int known = k > 0 && (!strcmp(w1, "cylinder") || !strcmp(w1, "box") || !strcmp(w1, "obox") ||
+                !strcmp(w1, "volume") || !strcmp(w1, "remove") || !strcmp(w1, "remove-volume"));
+    if (k <= 0) {
+    } else if (k == 1 && !strcmp(w1, "update")) {
+      rc = tc_push(ops, TC_UPDATE, 0, "update");
+    } else if (k == 2 && known) {
+      rc = tc_step(w1, w2, sh, ops);
+      if (rc) fprintf(stderr, "(in %s, line %d)\n", path, line);
+    } else {
+      rc = usage_error("%s: line %d: expected `cylinder|box|obox|volume NUMBERS`, `remove ID`, "
+                       "`remove-volume ID` or `update`", path, line);
+    }
+    p = end ? end + 1 : p + strlen(p);
+  }
+  free(d);
+  return rc;
+}
+
+static void print_queue(const op_tilecache *c) {
+  uint32_t q = op_tilecache_queue_length(c);
+  printf("queue %" PRIu32 "%s", q, q ? ":" : "");
+  for (uint32_t i = 0; i < q && i < 8; i++) {
+    int32_t tx, tz;
+    op_tilecache_queued(c, i, &tx, &tz);
+    printf(" (%" PRId32 ",%" PRId32 ")", tx, tz);
+  }
+  printf("%s\n", q > 8 ? " ..." : "");
+}
+
+static void print_stats(const op_tilecache *c) {
+  op_tilecache_stats st;
+  op_tilecache_stats_get(c, &st);
+  printf("stats: tiles processed %" PRIu64 "; units skipped %" PRIu64 ", first %" PRIu64
+         ", built %" PRIu64 ", repaired %" PRIu64 ", repair fallbacks %" PRIu64 "\n",
+         st.tiles_processed, st.units_skipped, st.units_first, st.units_built, st.units_repaired,
+         st.repair_fallbacks);
+  printf("stats: spans built %" PRIu64 ", removed %" PRIu64 "; tiles kept %" PRIu64
+         ", replaced %" PRIu64 ", added %" PRIu64 ", removed %" PRIu64 "\n", st.spans_built,
+         st.spans_removed, st.tiles_kept, st.tiles_replaced, st.tiles_added, st.tiles_removed);
+}
+
+/* Live obstacles and volumes (for the picture), in the order added. */
+typedef struct tc_live {
+  op_obstacle *obst;
+  uint32_t *obst_id, nobst;
+  op_convex_volume *vol;
+  uint32_t *vol_id, nvol;
+} tc_live;
+
+static void tc_live_remove(uint32_t *ids, void *items, size_t size, uint32_t *n, uint32_t id) {
+  for (uint32_t i = 0; i < *n; i++)
+    if (ids[i] == id) {
+      memmove(ids + i, ids + i + 1, (*n - i - 1) * sizeof *ids);
+      memmove((char *)items + i * size, (char *)items + (i + 1) * size, (*n - i - 1) * size);
+      (*n)--;
+      return;
+    }
+}
+
+/* Runs the steps; prints one line per step. */
+static int tc_run_ops(op_tilecache *c, const shapes *sh, const tc_ops *ops, tc_live *lv,
+                      uint32_t step) {
+  op_error e;
+  for (uint32_t i = 0; i < ops->n; i++) {
+    const tc_op *o = &ops->op[i];
+    uint32_t id = 0, processed = 0;
+    switch (o->kind) {
+    case TC_ADD_OBST:
+      if (op_tilecache_add_obstacle(c, &sh->obst[o->index], &id, &e)) return fail_op(o->text, &e);
+      printf("add obstacle #%" PRIu32 ": ", id);
+      print_obstacle(&sh->obst[o->index]);
+      printf("; ");
+      lv->obst[lv->nobst] = sh->obst[o->index];
+      lv->obst_id[lv->nobst++] = id;
+      break;
+    case TC_ADD_VOL:
+      if (op_tilecache_add_volume(c, &sh->vol[o->index], &id, &e)) return fail_op(o->text, &e);
+      printf("add volume V%" PRIu32 ": area %u, %" PRIu32 " points, y %g .. %g; ", id,
+             (unsigned)sh->vol[o->index].area, sh->vol[o->index].npoints, sh->vol[o->index].ymin,
+             sh->vol[o->index].ymax);
+      lv->vol[lv->nvol] = sh->vol[o->index];
+      lv->vol_id[lv->nvol++] = id;
+      break;
+    case TC_REMOVE:
+    case TC_REMOVE_VOL: {
+      int vol = o->kind == TC_REMOVE_VOL;
+      op_status s = vol ? op_tilecache_remove_volume(c, o->index, &e)
+                        : op_tilecache_remove_obstacle(c, o->index, &e);
+      if (s == OP_E_ARGUMENT)
+        return usage_error("'%s': no live %s has id %" PRIu32 " (%s)", o->text,
+                           vol ? "volume" : "obstacle", o->index, e.message);
+      if (s) return fail_op(o->text, &e);
+      printf("remove %s %s%" PRIu32 "; ", vol ? "volume" : "obstacle", vol ? "V" : "#", o->index);
+      if (vol) tc_live_remove(lv->vol_id, lv->vol, sizeof *lv->vol, &lv->nvol, o->index);
+      else tc_live_remove(lv->obst_id, lv->obst, sizeof *lv->obst, &lv->nobst, o->index);
+      break;
+    }
+    case TC_UPDATE:
+      if (step) {
+        while (op_tilecache_queue_length(c)) {
+          if (op_tilecache_update(c, step, &processed, &e)) return fail_op("Update", &e);
+          printf("update(%" PRIu32 "): %" PRIu32 " tiles processed; ", step, processed);
+          print_queue(c);
+        }
+        continue;
+      }
+      if (op_tilecache_update_all(c, &processed, &e)) return fail_op("UpdateAll", &e);
+      printf("update all: %" PRIu32 " tiles processed; ", processed);
+      break;
+    }
+    print_queue(c);
+  }
+  return 0;
+}
+
+static int cmd_tilecache(int argc, char **argv) {
+  g_cmd = "onepath tilecache";
+  input3d in;
+  memset(&in, 0, sizeof in);
+  in.size = -1;
+  in.seed = 1;
+  const char *mode = "soup", *svg_out = NULL, *snap_out = NULL, *color = "area";
+  outputs outs = {NULL, NULL, NULL};
+  double chunk_size = 0;
+  long long step = 0;
+  int no_repair = 0;
+  shapes sh;
+  memset(&sh, 0, sizeof sh);
+  tc_ops ops = {NULL, 0, 0};
+  char **sets = calloc((size_t)argc + 1, sizeof *sets);
+  int nsets = 0, rc = sets ? 0 : fail("out of memory");
+  args a = {argc, argv, 0};
+  for (a.i = 0; a.i < argc && !rc; a.i++) {
+    int st = 0;
+    int r = input_option(&a, &in, &st);
+    if (r < 0) { rc = st; break; }
+    if (r == 2) {
+      size_t l = strlen(argv[a.i]) + 2;
+      sets[nsets] = malloc(l);
+      if (!sets[nsets]) { rc = fail("out of memory"); break; }
+      snprintf(sets[nsets++], l, "%c%s", argv[a.i - 1][2] == 'p' ? 'P' : 'S', argv[a.i]);
+      continue;
+    }
+    if (r == 1) continue;
+    const char *o = argv[a.i], *v;
+    if (is_shape_option(o) || !strcmp(o, "--remove") || !strcmp(o, "--remove-volume")) {
+      if (!(v = opt_value(&a))) rc = EXIT_USAGE;
+      else rc = tc_step(o + 2, v, &sh, &ops);
+    } else if (!strcmp(o, "--update")) {
+      rc = tc_push(&ops, TC_UPDATE, 0, "--update");
+    } else if (!strcmp(o, "--ops")) {
+      if (!(v = opt_value(&a))) rc = EXIT_USAGE;
+      else rc = tc_ops_file(v, &sh, &ops);
+    } else if (!strcmp(o, "--out") || !strcmp(o, "-o")) {
+      if (!(outs.mesh = opt_value(&a))) rc = EXIT_USAGE;
+    } else if (!strcmp(o, "--snapshot")) {
+      if (!(snap_out = opt_value(&a))) rc = EXIT_USAGE;
+    } else if (!strcmp(o, "--tiles")) {
+      if (!(outs.tiles = opt_value(&a))) rc = EXIT_USAGE;
+    } else if (!strcmp(o, "--svg")) {
+      if (!(svg_out = opt_value(&a))) rc = EXIT_USAGE;
+    } else if (!strcmp(o, "--color")) {
+      if (!(color = opt_value(&a))) rc = EXIT_USAGE;
+      else if (strcmp(color, "area") && strcmp(color, "poly") && strcmp(color, "tile"))
+        rc = usage_error("--color '%s': expected area, poly or tile", color);
+    } else if (!strcmp(o, "--step")) {
+      if (!(v = opt_value(&a))) rc = EXIT_USAGE;
+      else if (parse_i64(v, 1, UINT32_MAX, &step))
+        rc = usage_error("--step '%s': expected a tile count, 1 to 4294967295", v);
+    } else if (!strcmp(o, "--no-repair")) {
+      no_repair = 1;
+    } else if (!strcmp(o, "--mode")) {
+      if (!(mode = opt_value(&a))) rc = EXIT_USAGE;
+      else if (strcmp(mode, "soup") && strcmp(mode, "chunk"))
+        rc = usage_error("--mode '%s': expected soup or chunk", mode);
+    } else if (!strcmp(o, "--chunk-size")) {
+      if (!(v = opt_value(&a))) rc = EXIT_USAGE;
+      else if (parse_double(v, &chunk_size) || !(chunk_size > 0))
+        rc = usage_error("--chunk-size '%s': expected a positive number", v);
+    } else {
+      rc = usage_error("unknown argument '%s'", o);
+    }
+  }
+  if (!rc) rc = input_finish(&in, sets, nsets);
+  if (!rc) rc = shapes_validate(&in.s, &sh);
+  /* the queue is emptied at the end (RT-027's "queue emptied") */
+  if (!rc && (ops.n == 0 || ops.op[ops.n - 1].kind != TC_UPDATE))
+    rc = tc_push(&ops, TC_UPDATE, 0, "(final update)");
+  op_tilecache *c = NULL;
+  tc_live lv;
+  memset(&lv, 0, sizeof lv);
+  if (!rc) {
+    lv.obst = malloc((sh.nobst + 1) * sizeof *lv.obst);
+    lv.obst_id = malloc((sh.nobst + 1) * sizeof *lv.obst_id);
+    lv.vol = malloc((sh.nvol + 1) * sizeof *lv.vol);
+    lv.vol_id = malloc((sh.nvol + 1) * sizeof *lv.vol_id);
+    if (!lv.obst || !lv.obst_id || !lv.vol || !lv.vol_id) rc = fail("out of memory");
+  }
+  double t0 = now_seconds(), t1 = t0;
+  if (!rc) {
+    op_soup soup = op_trimesh_soup(&in.m);
+    op_pipeline_result res;
+    memset(&res, 0, sizeof res);
+    op_error e;
+    progress pg;
+    progress_init(&pg);
+    op_pipeline_hooks hooks = {&pg, on_progress, NULL};
+    op_status st;
+    if (!strcmp(mode, "chunk")) {
+      op_chunked *ch = NULL;
+      if (chunk_size <= 0) chunk_size = (double)in.s.tile_cells * in.s.cell_size;
+      st = op_chunked_create(&soup, chunk_size, &ch, &e);
+      if (st == OP_OK) st = op_pipeline_build_chunk_cached(&in.s, ch, &hooks, &res, &c, &e);
+      op_chunked_free(ch);
+    } else {
+      st = op_pipeline_build_soup_cached(&in.s, &soup, &hooks, &res, &c, &e);
+    }
+    t1 = now_seconds();
+    progress_done(&pg);
+    if (st != OP_OK) {
+      rc = fail_op(!strcmp(mode, "chunk") ? "BuildChunkCached" : "BuildSoupCached", &e);
+    } else {
+      printf("input: %s (%" PRIu32 " vertices, %" PRIu32 " triangles), preset %s, partition "
+             "%s, mode %s\n", in.label, in.m.nverts, in.m.ntris, in.preset,
+             partition_name(in.s.partition), mode);
+      printf("tile grid: %" PRId32 " x %" PRId32 ", %" PRIu32 " with spans, %" PRIu32
+             " tiles; cached build %.3f s\n", res.ntx, res.ntz, res.nbuilt, res.ntiles, t1 - t0);
+      if (no_repair) op_tilecache_set_repair(c, 0);
+      printf("repair: %s\n", op_tilecache_repair(c) ? "on" : "off");
+      op_tilecache_stats_reset(c);
+    }
+    op_pipeline_result_free(&res);
+  }
+  double t2 = now_seconds();
+  if (!rc) rc = tc_run_ops(c, &sh, &ops, &lv, (uint32_t)step);
+  double t3 = now_seconds();
+  if (!rc) {
+    print_stats(c);
+    printf("fingerprint: %016" PRIx64 "\n", op_tilecache_fingerprint(c));
+    printf("updates: %.3f s\n", t3 - t2);
+  }
+  if (!rc && snap_out) {
+    op_bytes sb = {NULL, 0};
+    op_error e;
+    if (op_tilecache_snapshot_save(c, &sb, &e)) rc = fail_op("the cache snapshot", &e);
+    else if (write_file(snap_out, sb.data, sb.len)) rc = EXIT_FAIL;
+    else printf("cache snapshot: %zu bytes, hash %016" PRIx64 ", written to %s\n", sb.len,
+                op_hash64(sb.data, sb.len), snap_out);
+    op_bytes_free(&sb);
+  }
+  if (!rc) rc = report_mesh(op_tilecache_mesh(c), &outs, t1 - t0);
+  if (!rc && svg_out) {
+    op_bytes b = {NULL, 0};
+    op_error e;
+    loaded l;
+    memset(&l, 0, sizeof l);
+    op_cell_settings cell;
+    if (op_mesh_save(op_tilecache_mesh(c), &b, &e)) rc = fail_op("serializing the mesh", &e);
+    else if (parse_mesh_bytes(b.data, b.len, "(cache mesh)", &l)) rc = EXIT_FAIL;
+    else if (op_settings_derive(&in.s, &cell, &e)) rc = fail_op("settings", &e);
+    FILE *f = NULL;
+    if (!rc && !(f = fopen(svg_out, "w")))
+      rc = fail("cannot create '%s': %s", svg_out, strerror(errno));
+    if (!rc) {
+      overlay ov = {lv.obst, lv.obst_id, lv.nobst, lv.vol, lv.vol_id, lv.nvol,
+                    (double)cell.walkable_radius * in.s.cell_size};
+      layer_pick pk;
+      memset(&pk, 0, sizeof pk);
+      pk.hi = 255;
+      char title[320];
+      snprintf(title, sizeof title, "tile cache: %s - %" PRIu32 " obstacles, %" PRIu32
+               " volumes - stage: mesh (colour per %s)", in.label, lv.nobst, lv.nvol, color);
+      rc = svg_mesh_draw(&l, title, color, &pk, &ov, f);
+      if (fclose(f) != 0 && !rc) rc = fail("cannot write '%s'", svg_out);
+      if (!rc) printf("picture: %s\n", svg_out);
+    }
+    loaded_free(&l);
+    op_bytes_free(&b);
+  }
+  op_tilecache_free(c);
+  free(lv.obst);
+  free(lv.obst_id);
+  free(lv.vol);
+  free(lv.vol_id);
+  free(ops.op);
+  shapes_free(&sh);
+  for (int i = 0; i < nsets; i++) free(sets[i]);
+  free(sets);
+  op_trimesh_free(&in.m);
+  return rc;
+}
+#endif
+
 /* --------------------------------------------------------------- main */
 
 static const char *HELP =
@@ -1537,15 +2383,21 @@ static const char *HELP =
   "commands:\n"
   "  build    --obj FILE | --level NAME [--seed HEX] [--size N]\n"
   "           [--preset Humanoid|Small|Large] [--set KEY=VALUE]... [--partition P]\n"
-  "           [--mode soup|chunk [--chunk-size WORLD]] [--out FILE]\n"
-  "           [--snapshot FILE] [--tiles DIR]\n"
+  "           [--mode soup|chunk [--chunk-size WORLD]] [--out|-o FILE]\n"
+  "           [--snapshot FILE] [--tiles DIR] [SHAPE]...\n"
   "           build a 3D mesh (Mesh3DPipeline), write it (op_mesh_save bytes), print its\n"
-  "           XXH3-64 hash and a summary\n"
+  "           XXH3-64 hash and a summary; SHAPEs go into Obstacles and Volumes\n"
+  "  tilecache  the input, settings and --mode options of build, then steps in order:\n"
+  "           SHAPE | --remove ID | --remove-volume ID | --update | --ops FILE,\n"
+  "           and [--step N] [--no-repair] [--out|-o FILE] [--snapshot FILE]\n"
+  "           [--tiles DIR] [--svg FILE.svg [--color area|poly|tile]]\n"
+  "           cached build (BuildSoupCached), obstacles and volumes at run time,\n"
+  "           UpdateAll (or Update(N) with --step); prints ids, queue, stats, hashes\n"
   "  build2d  --outlines FILE [--preset NAME] [--set KEY=VALUE]... [--out FILE]\n"
   "           [--snapshot FILE] [--tiles DIR]\n"
   "           build a 2D mesh from an outline text file (NavMesh.Build2D)\n"
-  "  svg      --mesh FILE [--color area|poly|tile] [--out FILE.svg]\n"
-  "           picture of a mesh, tile or snapshot file, one panel per layer\n"
+  "  svg      --mesh FILE [--color area|poly|tile] [--layers A-B] [--out FILE.svg]\n"
+  "           picture of a mesh, tile or snapshot file, one panel per layer (at most 64)\n"
   "  svg      --stage spans|regions|contours|polys --obj FILE | --level NAME\n"
   "           [--seed HEX] [--size N] [--preset NAME] [--set KEY=VALUE]... [--partition P]\n"
   "           [--tile TX,TZ] [--out FILE.svg]\n"
@@ -1553,6 +2405,8 @@ static const char *HELP =
   "  hash     FILE [--parts]   XXH3-64 of the file (and of a mesh's parts)\n"
   "  info     FILE [--tiles]   summary of a mesh, tile or snapshot file\n"
   "\n"
+  "SHAPE: --cylinder X,Y,Z,R,H | --box MINX,MINY,MINZ,MAXX,MAXY,MAXZ |\n"
+  "       --obox CX,CY,CZ,HX,HY,HZ,YAW | --volume AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...]\n"
   "levels: terrain, city, stairs, dungeon (levels.md). partitions: watershed, monotone,\n"
   "layers. Pictures are top-down: +x right, +z down. See docs/cli.md.\n"
   "exit status: 0 success, 1 the operation failed, 2 bad arguments\n";
@@ -1581,5 +2435,8 @@ int main(int argc, char **argv) {
   if (!strcmp(c, "svg")) return cmd_svg(argc - 2, argv + 2);
   if (!strcmp(c, "hash")) return cmd_hash(argc - 2, argv + 2);
   if (!strcmp(c, "info")) return cmd_info(argc - 2, argv + 2);
+#ifdef OP_HAVE_PIPELINE
+  if (!strcmp(c, "tilecache")) return cmd_tilecache(argc - 2, argv + 2);
+#endif
   return usage_error("unknown command '%s'", c);
 }

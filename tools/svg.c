@@ -85,6 +85,10 @@ void svg_legend_add(svg_scene *s, const char *color, int kind, const char *label
   snprintf(e->label, sizeof e->label, "%s", label);
 }
 
+void svg_scene_note(svg_scene *s, const char *note) {
+  snprintf(s->note, sizeof s->note, "%s", note ? note : "");
+}
+
 #define MARGIN 20.0
 #define GAP 30.0
 #define TITLE_H 62.0
@@ -101,22 +105,30 @@ void svg_scene_begin(svg_scene *s, double max_px) {
   }
   if (!(big > 0)) big = 1;
   s->scale = max_px / big;
-  double x = MARGIN, hmax = 0;
+  s->top = TITLE_H + (s->note[0] ? 18.0 : 0.0);
+  int per_row = s->per_row > 0 ? s->per_row : (s->npanels > 0 ? s->npanels : 1);
+  double x = MARGIN, y = s->top + CAPTION_H, hrow = 0, xmax = 0;
   for (int i = 0; i < s->npanels; i++) {
     svg_panel *p = &s->panel[i];
+    if (i > 0 && i % per_row == 0) { /* next row */
+      x = MARGIN;
+      y += hrow + CAPTION_H + GAP * 0.5;
+      hrow = 0;
+    }
     p->px = x;
-    p->py = TITLE_H + CAPTION_H;
+    p->py = y;
     double w = (p->x1 - p->x0) * s->scale, h = (p->z1 - p->z0) * s->scale;
     x += w + GAP;
-    if (h > hmax) hmax = h;
+    if (x > xmax) xmax = x;
+    if (h > hrow) hrow = h;
   }
-  double width = x - GAP + MARGIN;
+  double width = (xmax > 0 ? xmax : MARGIN + GAP) - GAP + MARGIN;
   if (width < 3 * LEG_COL + 2 * MARGIN) width = 3 * LEG_COL + 2 * MARGIN;
   int cols = (int)((width - 2 * MARGIN) / LEG_COL);
   if (cols < 1) cols = 1;
   int nent = s->nlegend + (s->legend_more ? 1 : 0);
   int rows = (nent + cols - 1) / cols;
-  s->legend_y = TITLE_H + CAPTION_H + hmax + 30;
+  s->legend_y = y + hrow + 30;
   s->width = width;
   s->height = s->legend_y + 24 + rows * LEG_ROW + MARGIN + 16;
   FILE *f = s->f;
@@ -131,6 +143,12 @@ void svg_scene_begin(svg_scene *s, double max_px) {
           ceil(s->width), ceil(s->height));
   svg_text(s, MARGIN, 26, 18, "start", s->title);
   svg_text(s, MARGIN, 48, 12, "start", s->subtitle);
+  if (s->note[0]) {
+    fprintf(f, "<text x=\"%.1f\" y=\"66.0\" font-size=\"12\" text-anchor=\"start\" "
+               "fill=\"#c00000\">", MARGIN);
+    svg_escape(f, s->note);
+    fputs("</text>\n", f);
+  }
   for (int i = 0; i < s->npanels; i++) {
     svg_panel *p = &s->panel[i];
     svg_text(s, p->px, p->py - 6, 13, "start", p->caption);
@@ -211,6 +229,14 @@ void svg_line(svg_scene *s, int p, double xa, double za, double xb, double zb,
 void svg_dot(svg_scene *s, int p, double x, double z, double r_px, const char *fill) {
   fprintf(s->f, "<circle cx=\"%.3f\" cy=\"%.3f\" r=\"%.2f\" fill=\"%s\"/>\n", px_x(s, p, x),
           px_y(s, p, z), r_px, fill);
+}
+
+void svg_label(svg_scene *s, int p, double x, double z, double size, const char *color,
+               const char *text) {
+  fprintf(s->f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.0f\" text-anchor=\"middle\" "
+                "fill=\"%s\">", px_x(s, p, x), px_y(s, p, z) + size * 0.35, size, color);
+  svg_escape(s->f, text);
+  fputs("</text>\n", s->f);
 }
 
 void svg_text(svg_scene *s, double px, double py, double size, const char *anchor,

@@ -1,8 +1,9 @@
 /*
 ** svg.h -- a small self-contained SVG writer for the onepath tool (tools/, not part of
 ** libonepath). A picture is a "scene": a title, one or more panels placed side by side
-** (one per layer, or per span level), and a legend, all in one SVG file with no
-** external assets.
+** (one per layer, or per span level; in rows of `per_row` panels when set), an optional
+** note under the title (shown in red: e.g. which layers were left out), and a legend, all
+** in one SVG file with no external assets.
 **
 ** Orientation (docs/cli.md): every picture is top-down. World +x points right and world
 ** +z points DOWN the page, so the view is from above (+y towards the viewer) and is
@@ -17,7 +18,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SVG_MAX_PANELS 16
+/* The most panels in one picture (the mesh picture's limit on layers, docs/cli.md). */
+#define SVG_MAX_PANELS 64
 #define SVG_MAX_LEGEND 40
 
 typedef struct svg_panel {
@@ -36,6 +38,9 @@ typedef struct svg_scene {
   FILE *f;
   char title[160];
   char subtitle[200];
+  char note[200];  /* red line under the subtitle; empty: none */
+  int per_row;     /* panels per row; 0: all in one row */
+  double top;      /* height of the title block (set by begin) */
   int npanels;
   svg_panel panel[SVG_MAX_PANELS];
   int nlegend;
@@ -56,6 +61,8 @@ void svg_scene_init(svg_scene *s, FILE *f, const char *title, const char *subtit
 /* Adds a panel (world bounds, caption); returns its index or -1 when full. */
 int svg_panel_add(svg_scene *s, double x0, double z0, double x1, double z1, const char *caption);
 void svg_legend_add(svg_scene *s, const char *color, int kind, const char *label);
+/* Sets the note line (before svg_scene_begin). */
+void svg_scene_note(svg_scene *s, const char *note);
 /* Lays the panels out (max_px: the larger panel side in pixels) and writes the header. */
 void svg_scene_begin(svg_scene *s, double max_px);
 void svg_scene_end(svg_scene *s);
@@ -69,6 +76,9 @@ void svg_path(svg_scene *s, int p, const double *xz, int n, int closed, const ch
 void svg_line(svg_scene *s, int p, double xa, double za, double xb, double zb,
               const char *stroke, double stroke_px, int dashed);
 void svg_dot(svg_scene *s, int p, double x, double z, double r_px, const char *fill);
+/* Text at world (x, z) of panel p, centred. */
+void svg_label(svg_scene *s, int p, double x, double z, double size, const char *color,
+               const char *text);
 /* Text escaped for XML. */
 void svg_text(svg_scene *s, double px, double py, double size, const char *anchor,
               const char *text);
