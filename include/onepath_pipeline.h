@@ -124,6 +124,12 @@ typedef struct op_tilecache_stats {
   uint64_t spans_built;      /* spans of the units built or repaired */
   uint64_t spans_removed;    /* removed spans (RT-101) of the units repaired or built */
   uint64_t tiles_kept, tiles_replaced, tiles_added, tiles_removed; /* RT-065 cases */
+  /* repair_fallbacks by reason, the first precondition of RT-101 that failed: */
+  uint64_t fallbacks_not_removal; /* (a): an area changed to something other than 0, or a
+                                     run-time volume selects a span */
+  uint64_t fallbacks_small;       /* (b): a region too small, or one that would become so */
+  uint64_t fallbacks_split;       /* (c): a region may be in pieces, or the budget ran out */
+  uint64_t fallbacks_renumber;    /* (d): the regions' numbers would change */
 } op_tilecache_stats;
 void op_tilecache_stats_get(const op_tilecache *c, op_tilecache_stats *out);
 void op_tilecache_stats_reset(op_tilecache *c);

@@ -5,6 +5,10 @@
 **
 ** Tiles are used only through the public tile API (op_tile_view, op_tile_save,
 ** op_tile_load). Every operation either completes or leaves the mesh unchanged (MESH-001).
+** opm_batch (mesh_internal.h) applies several adds, replaces and removes as one
+** all-or-nothing step: it plans the final slots in a copy of the slot array, allocates
+** every tile copy, polygon state and link array, and only then commits (for the tile cache,
+** RT-065).
 */
 #include <math.h>
 #include <stdio.h>
@@ -142,6 +146,26 @@ op_status opm_check_tiling(const op_tiling *want, const op_tiling *got, const ch
   return OP_OK;
 }
 
+/* ------------------------------------------------------------ allocation hook */
+
+/* The allocations of one opm_batch, counted so that a test can make the k-th fail
+** (op_mesh.fail_alloc_after, 0 = never). A NULL hook (the single operations) never fails. */
+typedef struct opm_alloc {
+  uint32_t n, fail_at;
+} opm_alloc;
+
+static int alloc_fails(opm_alloc *a) { return a && a->fail_at && ++a->n == a->fail_at; }
+
+static void *al_malloc(opm_alloc *a, size_t n) { return alloc_fails(a) ? NULL : malloc(n); }
+
+static void *al_calloc(opm_alloc *a, size_t n, size_t size) {
+  return alloc_fails(a) ? NULL : calloc(n, size);
+}
+
+static void *al_realloc(opm_alloc *a, void *p, size_t n) {
+  return alloc_fails(a) ? NULL : realloc(p, n);
+}
+
 /* ------------------------------------------------------------ state */
 
 void opm_init(op_mesh *m, const op_mesh_params *p) {
@@ -215,18 +239,19 @@ opm_slot *opm_append(op_mesh *m, uint32_t s, uint32_t gen) {
   return insert_slot(m, m->nslots, s, gen);
 }
 
-int opm_install(op_mesh *m, uint32_t k, uint32_t gen, op_tile *t) {
+/* The state of tile t entering the mesh: t (owned from then on), its view, each polygon's
+** flags and area from the tile's own (MESH-030), no links. NULL: no memory (t not taken). */
+static opm_occ *occ_new(op_tile *t, opm_alloc *al) {
   op_tile_desc v;
   op_tile_view(t, &v);
   size_t n = v.npolys ? v.npolys : 1;
-  opm_occ *o = calloc(1, sizeof *o);
-  uint16_t *fl = malloc(n * sizeof *fl);
-  uint8_t *ar = malloc(n);
-  if (!o || !fl || !ar) {
+  opm_occ *o = al_calloc(al, 1, sizeof *o);
+  uint16_t *fl = o ? al_malloc(al, n * sizeof *fl) : NULL;
+  uint8_t *ar = fl ? al_malloc(al, n) : NULL;
+  if (!ar) {
     free(o);
     free(fl);
-    free(ar);
-    return -1;
+    return NULL;
   }
   for (uint32_t i = 0; i < v.npolys; i++) { /* MESH-030: edits start from the tile's values */
     fl[i] = v.polys[i].flags;
@@ -236,6 +261,12 @@ int opm_install(op_mesh *m, uint32_t k, uint32_t gen, op_tile *t) {
   o->view = v;
   o->flags = fl;
   o->area = ar;
+  return o;
+}
+
+int opm_install(op_mesh *m, uint32_t k, uint32_t gen, op_tile *t) {
+  opm_occ *o = occ_new(t, NULL);
+  if (!o) return -1;
   m->slots[k].occ = o;
   m->slots[k].gen = gen;
   return 0;
@@ -269,13 +300,14 @@ typedef struct link_vec {
   opm_link *v;
   uint32_t n, cap;
   int oom;
+  opm_alloc *al; /* a batch's allocation hook, or NULL */
 } link_vec;
 
 static void lv_push(link_vec *lv, const opm_link *l) {
   if (lv->oom) return;
   if (lv->n == lv->cap) {
     uint32_t cap = lv->cap ? lv->cap * 2 : 16;
-    opm_link *p = realloc(lv->v, (size_t)cap * sizeof *p);
+    opm_link *p = al_realloc(lv->al, lv->v, (size_t)cap * sizeof *p);
     if (!p) { lv->oom = 1; return; }
     lv->v = p;
     lv->cap = cap;
@@ -314,11 +346,11 @@ static uint32_t column_tiles(const op_mesh *m, int64_t x, int64_t z, uint32_t *o
 /* MESH-020..MESH-024: all links of the polygons of the stored slot at position s, in
 ** canonical order. Off-mesh link slots of the tile take no part (MESH-025). */
 static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_link **out,
-                         uint32_t *nout) {
+                         uint32_t *nout, opm_alloc *al) {
   static const int dx[4] = {-1, 0, 1, 0}, dz[4] = {0, 1, 0, -1};
   const opm_slot *sl = &m->slots[s];
   const op_tile_desc *T = &sl->occ->view;
-  link_vec lv = {NULL, 0, 0, 0};
+  link_vec lv = {NULL, 0, 0, 0, al};
   uint32_t *col[4], ncol[4];
   for (unsigned d = 0; d < 4; d++) { /* the four neighbouring columns, each by layer */
     col[d] = scratch + (size_t)d * ((size_t)m->nslots + 1);
@@ -383,7 +415,7 @@ static int relink(op_mesh *m, const uint32_t *list, uint32_t n) {
   uint32_t *nc = calloc((size_t)n + 1, sizeof *nc);
   int rc = (!scratch || !nl || !nc) ? -1 : 0;
   for (uint32_t i = 0; rc == 0 && i < n; i++)
-    rc = compute_links(m, list[i], scratch, &nl[i], &nc[i]);
+    rc = compute_links(m, list[i], scratch, &nl[i], &nc[i], NULL);
   if (rc == 0) {
     for (uint32_t i = 0; i < n; i++) {
       opm_occ *o = m->slots[list[i]].occ;
@@ -596,6 +628,216 @@ op_status op_mesh_replace_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, o
   if (tile_ref) *tile_ref = opm_make_ref(m->slots[k].gen, m->slots[k].index, 0);
   op_clear(err);
   return OP_OK;
+}
+
+/* ------------------------------------------------------------ batch (all or nothing) */
+
+/* A batch under way. tmp is the mesh as the changes so far leave it, in a slot array of
+** its own; the occupants it shares with the mesh are not written before the commit, so the
+** mesh is unchanged until then (MESH-001). */
+typedef struct batch {
+  op_mesh tmp;
+  opm_occ **fresh, **drop; /* occupants made by the batch; occupants leaving the mesh */
+  size_t nfresh, ndrop;
+  uint32_t *list, nlist;   /* positions in tmp whose links are recomputed (MESH-024) */
+  opm_link **nl;           /* their new links, nc[i] of them */
+  uint32_t *nc;
+  opm_alloc al;
+} batch;
+
+typedef struct opm_col {
+  int32_t x, z;
+} opm_col;
+
+static int col_cmp(const void *a, const void *b) {
+  const opm_col *p = a, *q = b;
+  if (p->x != q->x) return p->x < q->x ? -1 : 1;
+  return (p->z > q->z) - (p->z < q->z);
+}
+
+/* 1 when column (x, z) is among the n sorted columns c. */
+static int col_has(const opm_col *c, uint32_t n, int64_t x, int64_t z) {
+  if (x < INT32_MIN || x > INT32_MAX || z < INT32_MIN || z > INT32_MAX) return 0;
+  opm_col k = {(int32_t)x, (int32_t)z};
+  return bsearch(&k, c, n, sizeof *c, col_cmp) != NULL;
+}
+
+/* nlinks of an occupant the batch made, until the commit gives it its links. */
+#define OPM_FRESH UINT32_MAX
+
+/* A private copy of t (MESH-012) with its polygon state (MESH-030), owned by the batch. */
+static op_status batch_copy(batch *b, const op_tile *t, opm_occ **out, op_error *err) {
+  op_tile *copy = NULL;
+  if (alloc_fails(&b->al)) return nomem(err); /* the copy counts as one allocation */
+  op_status st = copy_tile(t, &copy, err);
+  if (st) return st;
+  opm_occ *o = occ_new(copy, &b->al);
+  if (!o) {
+    op_tile_free(copy);
+    return nomem(err);
+  }
+  o->nlinks = OPM_FRESH; /* no links yet: batch_links computes them */
+  b->fresh[b->nfresh++] = o;
+  *out = o;
+  return OP_OK;
+}
+
+/* MESH-014 on tmp: the slot at position f becomes empty and its generation grows. */
+static void batch_remove(batch *b, uint32_t f) {
+  opm_slot *sl = &b->tmp.slots[f];
+  b->drop[b->ndrop++] = sl->occ;
+  sl->occ = NULL;
+  sl->gen = next_gen(sl->gen); /* MESH-011 */
+  if (sl->gen == 1) erase_slot(&b->tmp, f); /* wrapped: empty at generation 1, no state */
+}
+
+/* One change against tmp: the checks of MESH-012 / MESH-015 in their order, then the
+** slot it takes (MESH-011, MESH-012, MESH-015) or leaves (MESH-014). */
+static op_status batch_put(batch *b, opm_change *c, op_error *err) {
+  op_mesh *t = &b->tmp;
+  op_tile_desc v;
+  op_status st;
+  c->done = OPM_NONE;
+  if (c->tile && (st = check_tile(t, c->tile, &v, err))) return st; /* MESH-005, MESH-010 */
+  if (c->tile && (v.x != c->x || v.z != c->z || v.layer != c->layer))
+    return fail_pos(err, &v, "the tile is not at the change's position");
+  int64_t f = opm_find(t, c->x, c->z, c->layer);
+  if (!c->tile) { /* MESH-014 where a tile is, else nothing */
+    if (f >= 0) {
+      batch_remove(b, (uint32_t)f);
+      c->done = OPM_REMOVED;
+    }
+    return OP_OK;
+  }
+  uint32_t s = f >= 0 ? 0 : lowest_free(t); /* MESH-012: the lowest free slot */
+  if (f < 0 && s >= t->params.max_tiles)
+    return op_fail_i(err, OP_E_LIMIT, "max_tiles", t->params.max_tiles, "no free slot");
+  opm_occ *o = NULL;
+  if ((st = batch_copy(b, c->tile, &o, err))) return st;
+  if (f >= 0) { /* MESH-015: same slot, next generation; the old tile and its edits leave */
+    opm_slot *sl = &t->slots[f];
+    b->drop[b->ndrop++] = sl->occ;
+    sl->occ = o;
+    sl->gen = next_gen(sl->gen);
+    c->done = OPM_REPLACED;
+    return OP_OK;
+  }
+  uint32_t k = lower_slot(t, s);
+  if ((k == t->nslots || t->slots[k].index != s) && !insert_slot(t, k, s, 1))
+    return nomem(err); /* not reached: room for every add is reserved */
+  t->slots[k].occ = o; /* MESH-011: with the slot's generation */
+  c->done = OPM_ADDED;
+  return OP_OK;
+}
+
+/* MESH-024 on tmp: the links of every tile the batch put in and of every tile in a column
+** next to a changed one (a tile links only to the four neighbouring columns, MESH-021; the
+** single operations relink exactly those, change by change). Links are a function of the
+** final tiles, slots and generations, so computing them once on the final state gives the
+** sequential route's links; every other tile keeps its own. */
+static op_status batch_links(batch *b, const opm_change *ch, size_t n, op_error *err) {
+  const op_mesh *t = &b->tmp;
+  opm_col *cols = al_malloc(&b->al, (n + 1) * sizeof *cols);
+  uint32_t *scratch = cols ? al_malloc(&b->al, 4 * ((size_t)t->nslots + 1) * sizeof *scratch)
+                           : NULL;
+  b->list = scratch ? al_malloc(&b->al, ((size_t)t->nslots + 1) * sizeof *b->list) : NULL;
+  b->nl = b->list ? al_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nl) : NULL;
+  b->nc = b->nl ? al_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nc) : NULL;
+  int rc = b->nc ? 0 : -1;
+  uint32_t ncol = 0;
+  int64_t lo[2] = {INT64_MAX, INT64_MAX}, hi[2] = {INT64_MIN, INT64_MIN}; /* their box */
+  for (size_t j = 0; rc == 0 && j < n; j++) {
+    if (ch[j].done == OPM_NONE) continue;
+    cols[ncol].x = ch[j].x, cols[ncol++].z = ch[j].z;
+    if (ch[j].x < lo[0]) lo[0] = ch[j].x;
+    if (ch[j].x > hi[0]) hi[0] = ch[j].x;
+    if (ch[j].z < lo[1]) lo[1] = ch[j].z;
+    if (ch[j].z > hi[1]) hi[1] = ch[j].z;
+  }
+  if (rc == 0) qsort(cols, ncol, sizeof *cols, col_cmp);
+  for (uint32_t i = 0; rc == 0 && i < t->nslots; i++) {
+    const opm_occ *o = t->slots[i].occ;
+    if (!o) continue;
+    int64_t x = o->view.x, z = o->view.z;
+    if (o->nlinks == OPM_FRESH) {
+      b->list[b->nlist++] = i;
+      continue;
+    }
+    if (x < lo[0] - 1 || x > hi[0] + 1 || z < lo[1] - 1 || z > hi[1] + 1) continue;
+    if (col_has(cols, ncol, x - 1, z) || col_has(cols, ncol, x + 1, z) ||
+        col_has(cols, ncol, x, z - 1) || col_has(cols, ncol, x, z + 1))
+      b->list[b->nlist++] = i;
+  }
+  for (uint32_t i = 0; rc == 0 && i < b->nlist; i++)
+    rc = compute_links(t, b->list[i], scratch, &b->nl[i], &b->nc[i], &b->al);
+  free(cols);
+  free(scratch);
+  return rc ? nomem(err) : OP_OK;
+}
+
+/* No failure point: the new links, the departures, then tmp's slots become the mesh's. */
+static void batch_commit(op_mesh *m, batch *b) {
+  op_mesh *t = &b->tmp;
+  for (uint32_t i = 0; i < b->nlist; i++) {
+    opm_occ *o = t->slots[b->list[i]].occ;
+    free(o->links);
+    o->links = b->nl[i];
+    o->nlinks = b->nc[i];
+    b->nl[i] = NULL;
+  }
+  for (size_t k = 0; k < b->ndrop; k++) occ_free(b->drop[k]); /* MESH-031: edits dropped */
+  b->nfresh = 0; /* the mesh owns them now */
+  if (t->nslots <= m->capslots) { /* keep the mesh's array (and capacity) */
+    if (t->nslots) memcpy(m->slots, t->slots, (size_t)t->nslots * sizeof *t->slots);
+    free(t->slots);
+  } else {
+    free(m->slots);
+    m->slots = t->slots;
+    m->capslots = t->capslots;
+  }
+  m->nslots = t->nslots;
+  t->slots = NULL;
+}
+
+static void batch_free(batch *b) {
+  for (size_t k = 0; k < b->nfresh; k++) occ_free(b->fresh[k]);
+  for (uint32_t i = 0; b->nl && i < b->nlist; i++) free(b->nl[i]);
+  free(b->fresh);
+  free(b->drop);
+  free(b->list);
+  free(b->nl);
+  free(b->nc);
+  free(b->tmp.slots);
+}
+
+op_status opm_batch(op_mesh *m, opm_change *ch, size_t n, size_t *failed, op_error *err) {
+  if (failed) *failed = SIZE_MAX;
+  if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
+  if (n && !ch) return op_fail(err, OP_E_ARGUMENT, "changes", "NULL", "changes are required");
+  batch b;
+  memset(&b, 0, sizeof b);
+  b.al.fail_at = m->fail_alloc_after;
+  size_t cap = m->nslots;
+  for (size_t j = 0; j < n && cap < m->params.max_tiles; j++) cap += ch[j].tile != NULL;
+  if (cap > m->params.max_tiles) cap = m->params.max_tiles; /* stored slots <= max_tiles */
+  b.tmp = *m; /* MESH-012: every add's new entry fits; no growth later */
+  b.tmp.slots = al_malloc(&b.al, (cap ? cap : 1) * sizeof *b.tmp.slots);
+  b.tmp.capslots = (uint32_t)(cap ? cap : 1);
+  b.fresh = b.tmp.slots ? al_malloc(&b.al, (n + 1) * sizeof *b.fresh) : NULL;
+  b.drop = b.fresh ? al_malloc(&b.al, (n + 1) * sizeof *b.drop) : NULL;
+  op_status st = b.drop ? OP_OK : nomem(err);
+  if (st == OP_OK && m->nslots) memcpy(b.tmp.slots, m->slots, m->nslots * sizeof *m->slots);
+  for (size_t j = 0; st == OP_OK && j < n; j++)
+    if ((st = batch_put(&b, &ch[j], err)) && failed) *failed = j;
+  if (st == OP_OK && (b.nfresh || b.ndrop)) st = batch_links(&b, ch, n, err);
+  if (st == OP_OK) batch_commit(m, &b);
+  batch_free(&b);
+  if (st == OP_OK) op_clear(err);
+  return st;
+}
+
+void opm_test_fail_alloc(op_mesh *m, uint32_t k) {
+  if (m) m->fail_alloc_after = k;
 }
 
 /* MESH-010, MESH-016: decode and check a polygon reference; its tile state and polygon. */

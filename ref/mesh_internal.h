@@ -62,8 +62,10 @@ struct op_mesh {
   uint32_t nslots, capslots; /* entries in use, entries allocated */
   int cache_owned;           /* RT-018: 1 when a tile cache owns the mesh; then the public
                                 AddTile, RemoveTile, ReplaceTile and RestoreState refuse
-                                (argument `mesh`) and only the cache (which clears the flag
-                                around its own calls) changes which tiles it holds */
+                                (argument `mesh`) and only the cache changes which tiles it
+                                holds, through opm_batch */
+  uint32_t fail_alloc_after; /* tests only (opm_test_fail_alloc): 0, or k: the k-th
+                                allocation of every opm_batch on this mesh fails */
 };
 
 /* --- used by snapshot.c --- */
@@ -106,6 +108,36 @@ static inline op_ref opm_make_ref(uint32_t gen, uint32_t slot, uint32_t poly) {
   return ((op_ref)gen << (OPM_SLOT_BITS + OPM_POLY_BITS)) |
          ((op_ref)slot << OPM_POLY_BITS) | (op_ref)poly;
 }
+
+/* --- used by tilecache.c: several tile changes as one all-or-nothing operation --- */
+
+/* What one change of a batch did (MESH-012, MESH-014, MESH-015). */
+typedef enum opm_done { OPM_NONE = 0, OPM_ADDED, OPM_REPLACED, OPM_REMOVED } opm_done;
+
+/* One change of a batch: position (x, z, layer) is to hold a copy of `tile` (whose own
+** position must be this one), or no tile when `tile` is NULL. */
+typedef struct opm_change {
+  int32_t x, z, layer;
+  const op_tile *tile;   /* borrowed; the mesh keeps a copy */
+  opm_done done;         /* set by a successful opm_batch */
+} opm_change;
+
+/* Applies the n changes in order, each as the single operation it amounts to against the
+** state the changes before it left: a tile where a tile is: ReplaceTile (MESH-015); a tile
+** where none is: AddTile (MESH-012, the lowest empty slot); NULL where a tile is:
+** RemoveTile (MESH-014); NULL where none is: nothing. The result (slots, generations,
+** tiles, edits, links) is exactly that of those single operations one after another, but
+** the batch is all or nothing (MESH-001): it checks every change and allocates every tile
+** copy, polygon state and link array first, then commits with no failure point. Errors are
+** the single operations' (the first failing change's check, in the same order; out of
+** memory is out_of_memory `mesh`). On error nothing changed and *failed (when not NULL) is
+** the index of the change whose check or copy failed, or SIZE_MAX when the failure is no
+** one change's (memory for the batch's own arrays or the links). Ignores cache_owned: this
+** is how a tile cache changes its mesh's tiles (MESH-018, RT-065). */
+op_status opm_batch(op_mesh *m, opm_change *ch, size_t n, size_t *failed, op_error *err);
+/* For tests only: from now on the k-th allocation (1 = the first) of each opm_batch on m
+** fails as if memory ran out; 0 turns this off. (A snapshot load resets it to 0.) */
+void opm_test_fail_alloc(op_mesh *m, uint32_t k);
 
 /* --- little-endian byte writer (oom flag sticks) --- */
 typedef struct opm_buf {

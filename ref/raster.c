@@ -228,65 +228,61 @@ int op_tri_walkable(const double v0[3], const double v1[3], const double v2[3],
 
 #define POLY_MAX 48 /* SPAN-106: 3 -> 6 -> 12 -> 24 -> 48 vertices at most */
 
-/* SPAN-106: Split(P, L, axis) -> A (coordinate <= L) and B (coordinate >= L). An output
-** with fewer than 3 vertices is empty. Outputs may be NULL (not wanted). */
-static void split(const double (*in)[3], int n, double L, int axis, double (*a)[3],
-                  int *na, double (*b)[3], int *nb) {
-  double d[POLY_MAX];
-  int m = 0, k = 0;
-  for (int i = 0; i < n; i++) d[i] = L - in[i][axis];
+/* SPAN-106 step 1: the crossing point q of the edge from vertex pj to vertex pi, whose d
+** (dj, di) have opposite signs. It is computed from the endpoint nearer the line (a tie:
+** the one with d > 0), so the point does not depend on the edge's direction and keeps its
+** precision. */
+static void crossing(const double *pj, double dj, const double *pi, double di, double L,
+                     int axis, double q[3]) {
+  const double *a = dj > 0 ? pj : pi, *b = dj > 0 ? pi : pj; /* d_a > 0 > d_b */
+  double da = dj > 0 ? dj : di, db = dj > 0 ? di : dj;
+  int near_a = da <= -db;
+  const double *p = near_a ? a : b, *r = near_a ? b : a;
+  double dp = near_a ? da : db, dr = near_a ? db : da;
+  double s = dp / (dp - dr);
+  q[0] = p[0] + (r[0] - p[0]) * s;
+  q[1] = p[1] + (r[1] - p[1]) * s;
+  q[2] = p[2] + (r[2] - p[2]) * s;
+  q[axis] = L;
+}
+
+/* SPAN-106: one of the two polygons of Split(P, L, axis) into out: A (coordinate <= L) when
+** above is 0, B (coordinate >= L) when it is 1. Returns its vertex count; an output with
+** fewer than 3 vertices is empty (0). d_i = fl(L - p_i.axis) is computed as the walk
+** reaches vertex i (d_j is the previous vertex's). */
+static int split(const double (*in)[3], int n, double L, int axis, int above,
+                 double (*out)[3]) {
+  int m = 0;
+  double dj = L - in[n - 1][axis];
   for (int i = 0, j = n - 1; i < n; j = i++) {
-    if ((d[j] > 0 && d[i] < 0) || (d[j] < 0 && d[i] > 0)) {
-      /* from the endpoint nearer the line (a tie: the one with d > 0), so the point
-      ** does not depend on the edge's direction and keeps its precision */
-      int ia = d[j] > 0 ? j : i, ib = d[j] > 0 ? i : j;
-      int ip = d[ia] <= -d[ib] ? ia : ib, ir = ip == ia ? ib : ia;
-      double s = d[ip] / (d[ip] - d[ir]);
-      double q[3];
-      for (int c = 0; c < 3; c++) q[c] = in[ip][c] + (in[ir][c] - in[ip][c]) * s;
-      q[axis] = L;
-      if (a) memcpy(a[m], q, sizeof q);
-      if (b) memcpy(b[k], q, sizeof q);
-      m++;
-      k++;
-    }
-    if (d[i] >= 0) {
-      if (a) memcpy(a[m], in[i], sizeof in[i]);
-      m++;
-    }
-    if (d[i] <= 0) {
-      if (b) memcpy(b[k], in[i], sizeof in[i]);
-      k++;
-    }
+    double di = L - in[i][axis];
+    if ((dj > 0 && di < 0) || (dj < 0 && di > 0)) crossing(in[j], dj, in[i], di, L, axis, out[m++]);
+    if (above ? di <= 0 : di >= 0) memcpy(out[m++], in[i], sizeof in[i]); /* step 2 */
+    dj = di;
   }
-  if (na) *na = m < 3 ? 0 : m;
-  if (nb) *nb = k < 3 ? 0 : k;
+  return m < 3 ? 0 : m;
 }
 
 /* The piece of polygon p inside the strip [lo, hi] of an axis (SPAN-106). */
 static int clip_strip(const double (*p)[3], int n, double lo, double hi, int axis,
                       double (*tmp)[3], double (*out)[3]) {
-  int nt, no;
   double mn = p[0][axis], mx = p[0][axis];
   for (int i = 1; i < n; i++) {
     if (p[i][axis] < mn) mn = p[i][axis];
     if (p[i][axis] > mx) mx = p[i][axis];
   }
   /* A split with every vertex on one side (or on the line) returns the polygon as it is,
-  ** in the same order: skip it (same result, less work). */
+  ** in the same order: skip it (same result, less work). The piece above lo has its
+  ** vertices at most mx (its new ones at lo), so with mx <= hi the split at hi is skipped
+  ** too. */
   if (mn >= lo && mx <= hi) {
     memcpy(out, p, (size_t)n * sizeof *p);
     return n;
   }
-  if (mn >= lo) {
-    memcpy(tmp, p, (size_t)n * sizeof *p);
-    nt = n;
-  } else {
-    split(p, n, lo, axis, NULL, NULL, tmp, &nt);
-    if (nt == 0) return 0;
-  }
-  split((const double (*)[3])tmp, nt, hi, axis, out, &no, NULL, NULL);
-  return no;
+  if (mn >= lo) return split(p, n, hi, axis, 0, out);
+  if (mx <= hi) return split(p, n, lo, axis, 1, out);
+  int nt = split(p, n, lo, axis, 1, tmp);
+  return nt == 0 ? 0 : split((const double (*)[3])tmp, nt, hi, axis, 0, out);
 }
 
 /* SPAN-105 step 3: 1 when every vertex lies on the line axis = L (a piece lying in the

@@ -39,26 +39,23 @@ void op_regions_paint_border(const op_chf *chf, int32_t border, uint32_t *lab) {
     }
 }
 
-/* Absolute index of span i's neighbour in direction d, or OP_HF_NONE (SPAN-140). */
-static uint32_t nei(const op_chf *chf, uint32_t i, int32_t x, int32_t z, int d) {
-  uint8_t l = chf->spans[i].link[d];
-  if (l == OP_CHF_NOT_CONNECTED) return OP_HF_NONE;
-  size_t c = (size_t)(z + op_dir_dz[d]) * (size_t)chf->grid.width + (size_t)(x + op_dir_dx[d]);
-  return chf->cell_index[c] + l;
-}
-
-/* Column coordinates per span. */
-static op_status span_xz(const op_chf *chf, int32_t **xs, int32_t **zs, op_error *err) {
-  *xs = malloc(sizeof(int32_t) * (chf->nspans ? chf->nspans : 1));
-  *zs = malloc(sizeof(int32_t) * (chf->nspans ? chf->nspans : 1));
-  if (!*xs || !*zs) { free(*xs); free(*zs); *xs = *zs = NULL; return nomem(err); }
+/* The links as absolute span indices: (*nb)[4 * i + d] is span i's neighbour in direction
+** d, or OP_HF_NONE (SPAN-140). Made once per filter: island removal and merging look at
+** every link up to three times. */
+static op_status span_links(const op_chf *chf, uint32_t **nb, op_error *err) {
+  *nb = malloc(4 * sizeof **nb * (chf->nspans ? chf->nspans : 1));
+  if (!*nb) return nomem(err);
+  const int32_t w = chf->grid.width;
   for (int32_t z = 0; z < chf->grid.depth; z++)
-    for (int32_t x = 0; x < chf->grid.width; x++) {
-      size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
-      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
-        (*xs)[i] = x;
-        (*zs)[i] = z;
-      }
+    for (int32_t x = 0; x < w; x++) {
+      size_t c = (size_t)z * (size_t)w + (size_t)x;
+      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
+        for (int d = 0; d < 4; d++) {
+          uint8_t l = chf->spans[i].link[d];
+          size_t nc = (size_t)(z + op_dir_dz[d]) * (size_t)w + (size_t)(x + op_dir_dx[d]);
+          (*nb)[4 * (size_t)i + (size_t)d] =
+              l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[nc] + l;
+        }
     }
   return OP_OK;
 }
@@ -135,9 +132,8 @@ static void uset_del(uset *s, uint32_t x) {
 /* REG-100 .. REG-104: islands (connected spans of one area with ordinary labels, through
 ** links in either direction) smaller than min_area and touching neither a walkable span of
 ** another area nor the border region lose their labels. lab is changed in place. */
-static op_status remove_islands(const op_chf *chf, const int32_t *xs, const int32_t *zs,
-                                const uint16_t *layer, uint32_t *lab, uint32_t min_area,
-                                op_error *err) {
+static op_status remove_islands(const op_chf *chf, const uint32_t *nb, const uint16_t *layer,
+                                uint32_t *lab, uint32_t min_area, op_error *err) {
   uint32_t n = chf->nspans;
   if (min_area == 0 || n == 0) return OP_OK;
   /* Union-find over spans; every link (i -> j) joins i and j when both are ordinary and
@@ -151,7 +147,7 @@ static op_status remove_islands(const op_chf *chf, const int32_t *xs, const int3
     uint32_t li = lab[i];
     if (li == 0 || li == OP_REG_WORK_BORDER) continue;
     for (int d = 0; d < 4; d++) {
-      uint32_t j = nei(chf, i, xs[i], zs[i], d);
+      uint32_t j = nb[4 * (size_t)i + (size_t)d];
       if (j == OP_HF_NONE || (layer && layer[j] != layer[i])) continue;
       uint32_t lj = lab[j];
       if (lj == 0 || lj == OP_REG_WORK_BORDER || chf->areas[j] != chf->areas[i]) continue;
@@ -173,7 +169,7 @@ static op_status remove_islands(const op_chf *chf, const int32_t *xs, const int3
   ** to the border label. Every link i -> j is looked at from both ends. */
   for (uint32_t i = 0; i < n; i++)
     for (int d = 0; d < 4; d++) {
-      uint32_t j = nei(chf, i, xs[i], zs[i], d);
+      uint32_t j = nb[4 * (size_t)i + (size_t)d];
       if (j == OP_HF_NONE || (layer && layer[j] != layer[i])) continue;
       for (int k = 0; k < 2; k++) {
         uint32_t u = k ? j : i, v = k ? i : j; /* u an island span, v what it touches */
@@ -196,9 +192,8 @@ static op_status remove_islands(const op_chf *chf, const int32_t *xs, const int3
 }
 
 /* REG-110 .. REG-116: merging of small regions into a neighbour of the same area. */
-static op_status merge_regions(const op_chf *chf, const int32_t *xs, const int32_t *zs,
-                               uint32_t *lab, uint32_t nids, uint32_t merge_area,
-                               op_error *err) {
+static op_status merge_regions(const op_chf *chf, const uint32_t *nb, uint32_t *lab,
+                               uint32_t nids, uint32_t merge_area, op_error *err) {
   uint32_t n = chf->nspans;
   if (merge_area == 0 || nids <= 1) return OP_OK;
   op_status st = OP_OK;
@@ -216,7 +211,7 @@ static op_status merge_regions(const op_chf *chf, const int32_t *xs, const int32
     area[li] = chf->areas[i];
     /* REG-111: adjacency through a link in either direction. */
     for (int d = 0; d < 4; d++) {
-      uint32_t j = nei(chf, i, xs[i], zs[i], d);
+      uint32_t j = nb[4 * (size_t)i + (size_t)d];
       if (j == OP_HF_NONE) continue;
       uint32_t lj = lab[j];
       if (lj == 0 || lj == OP_REG_WORK_BORDER || lj == li) continue;
@@ -305,15 +300,14 @@ static op_status filter(const op_chf *chf, const uint32_t *lab_in, uint32_t nids
                         uint32_t merge_region_area, op_regions *out, op_error *err) {
   uint32_t n = chf->nspans;
   uint32_t *lab = malloc(sizeof *lab * (n ? n : 1));
-  int32_t *xs = NULL, *zs = NULL;
+  uint32_t *nb = NULL;
   if (!lab) return nomem(err);
   if (n) memcpy(lab, lab_in, sizeof *lab * n);
-  op_status st = span_xz(chf, &xs, &zs, err);
-  if (st == OP_OK) st = remove_islands(chf, xs, zs, layer, lab, min_region_area, err);
-  if (st == OP_OK) st = merge_regions(chf, xs, zs, lab, nids, merge_region_area, err);
+  op_status st = span_links(chf, &nb, err);
+  if (st == OP_OK) st = remove_islands(chf, nb, layer, lab, min_region_area, err);
+  if (st == OP_OK) st = merge_regions(chf, nb, lab, nids, merge_region_area, err);
   if (st == OP_OK) st = op_regions_number(lab, nids, out, err);
-  free(xs);
-  free(zs);
+  free(nb);
   free(lab);
   return st;
 }

@@ -35,6 +35,7 @@ typedef struct rp {
   const op_contour_set *cs0;
   const op_contour_params *p;
   uint32_t n, nreg, min_area;
+  int edge_map;            /* 1: the result gets its edge map (REG-214); 0: not made */
   /* RT-101 */
   uint8_t *removed;        /* n */
   uint32_t *rem, nrem;     /* removed spans, ascending */
@@ -92,6 +93,28 @@ static void set_dirty(rp *w, uint16_t r) {
 
 /* ------------------------------------------------------------ RT-101 (a) */
 
+/* Each ordinary region's size, removed count and first span not removed (the removed
+** spans known). The spans are taken in runs of one region (a column's spans and the next
+** columns' mostly share one): a run adds its length to the size at once. */
+static void region_counts(rp *w) {
+  const uint16_t *reg0 = w->reg0;
+  const uint8_t *removed = w->removed;
+  uint32_t *size = w->size, *first = w->first, nreg = w->nreg;
+  for (uint32_t i = 0, j; i < w->n; i = j) {
+    uint16_t r = reg0[i];
+    j = i + 1;
+    while (j < w->n && reg0[j] == r) j++;
+    if (!ordinary(r) || r > nreg) continue;
+    size[r] += j - i;
+    for (uint32_t k = i; k < j && first[r] == RP_NONE; k++)
+      if (!removed[k]) first[r] = k;
+  }
+  for (uint32_t k = 0; k < w->nrem; k++) {
+    uint16_t r = reg0[w->rem[k]];
+    if (ordinary(r) && r <= nreg) w->lost[r]++;
+  }
+}
+
 /* RT-101: the removed spans (A0 != 0, A = 0), and (a): 1 when every changed span is
 ** removed. Also each ordinary region's size, removed count and first span not removed. */
 static op_status scan(rp *w, const uint8_t *areas, int *only_removed, op_error *err) {
@@ -104,28 +127,20 @@ static op_status scan(rp *w, const uint8_t *areas, int *only_removed, op_error *
   if (!w->removed || !w->rem || !w->size || !w->lost || !w->first) return nomem(err);
   for (uint32_t r = 0; r < nr; r++) w->first[r] = RP_NONE;
   const uint8_t *a0 = w->view->areas;
-  const uint16_t *reg0 = w->reg0;
-  uint32_t *size = w->size, *lost = w->lost, *first = w->first, *rem = w->rem;
-  uint32_t nrem = 0, nreg = w->nreg;
+  uint32_t *rem = w->rem, nrem = 0;
   int only = 1;
   for (uint32_t i = 0; i < n; i++) {
-    int rm = 0;
-    if (areas[i] != a0[i]) {
-      if (a0[i] != OP_AREA_NULL && areas[i] == OP_AREA_NULL) rm = 1;
-      else only = 0;
-    }
-    if (rm) {
+    if (areas[i] == a0[i]) continue;
+    if (a0[i] != OP_AREA_NULL && areas[i] == OP_AREA_NULL) {
       w->removed[i] = 1;
       rem[nrem++] = i;
+    } else {
+      only = 0;
     }
-    uint16_t r = reg0[i];
-    if (!ordinary(r) || r > nreg) continue;
-    size[r]++;
-    if (rm) lost[r]++;
-    else if (first[r] == RP_NONE) first[r] = i;
   }
   w->nrem = nrem;
   *only_removed = only;
+  region_counts(w);
   return OP_OK;
 }
 
@@ -446,8 +461,24 @@ static op_status simplify_new(rp *w, op_error *err) {
 
 /* ------------------------------------------------------------ RT-105 */
 
+/* REG-214: the edge map of the repaired layer (its loops assembled): the old owners
+** renumbered, then the edges of the new loops. */
+static void edge_map(const rp *w, op_contour_set *out) {
+  const uint32_t *el0 = w->cs0->edge_loop, *nidx = w->newidx;
+  uint32_t *el = out->edge_loop;
+  for (size_t e = 0, ne = 4 * (size_t)w->n; e < ne; e++) {
+    uint32_t ow = el0[e];
+    el[e] = ow == RP_NONE ? RP_NONE : nidx[ow];
+  }
+  for (uint32_t k = 0; k < out->nloops; k++) {
+    const op_cloop *l = &out->loops[k];
+    if (w->newown[l->start_key >> 3] & (1u << (l->start_key & 7))) /* a new loop */
+      for (uint32_t q = 0; q < l->nraw; q++) el[out->raw_edge[l->raw_start + q]] = k;
+  }
+}
+
 /* The loops of the repaired layer in ascending start key: surviving old loops and new
-** loops, with their raw vertices, edge keys and simplified forms; the edge map. */
+** loops, with their raw vertices, edge keys and simplified forms; the edge map when asked. */
 static op_status assemble_loops(rp *w, op_contour_set *out, op_error *err) {
   const op_contour_set *c0 = w->cs0;
   uint32_t nl = 0, nraw = 0, nsimp = 0;
@@ -468,8 +499,8 @@ static op_status assemble_loops(rp *w, op_contour_set *out, op_error *err) {
   out->raw = malloc(((size_t)nraw + 1) * sizeof *out->raw);
   out->raw_edge = malloc(((size_t)nraw + 1) * sizeof *out->raw_edge);
   out->simp = malloc(((size_t)nsimp + 1) * sizeof *out->simp);
-  out->edge_loop = malloc((4 * (size_t)w->n + 1) * sizeof *out->edge_loop);
-  if (!out->loops || !out->raw || !out->raw_edge || !out->simp || !out->edge_loop)
+  if (w->edge_map) out->edge_loop = malloc((4 * (size_t)w->n + 1) * sizeof *out->edge_loop);
+  if (!out->loops || !out->raw || !out->raw_edge || !out->simp || (w->edge_map && !out->edge_loop))
     return nomem(err);
   uint32_t o = 0, j = 0;
   for (uint32_t k = 0; k < nl; k++) {
@@ -504,17 +535,7 @@ static op_status assemble_loops(rp *w, op_contour_set *out, op_error *err) {
   }
   while (o < c0->nloops) w->newidx[o++] = RP_NONE;
   out->nloops = nl;
-  const uint32_t *el0 = c0->edge_loop, *nidx = w->newidx;
-  uint32_t *el = out->edge_loop;
-  for (size_t e = 0, ne = 4 * (size_t)w->n; e < ne; e++) { /* REG-214: the edge map */
-    uint32_t ow = el0[e];
-    el[e] = ow == RP_NONE ? RP_NONE : nidx[ow];
-  }
-  for (uint32_t k = 0; k < nl; k++) {
-    const op_cloop *l = &out->loops[k];
-    if (w->newown[l->start_key >> 3] & (1u << (l->start_key & 7))) /* a new loop */
-      for (uint32_t q = 0; q < l->nraw; q++) out->edge_loop[out->raw_edge[l->raw_start + q]] = k;
-  }
+  if (w->edge_map) edge_map(w, out);
   return OP_OK;
 }
 
@@ -674,12 +695,13 @@ static op_status check_args(const op_chf *view, const op_span_graph *g, const op
   return OP_OK;
 }
 
-/* RT-101 .. RT-105 */
-op_status op_repair_layer(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
-                          const op_contour_set *cs0, const uint8_t *areas,
-                          int volume_selects, const op_contour_params *p,
-                          uint32_t min_region_area, op_repair_result *result,
-                          op_contour_set *out, uint32_t *nremoved, op_error *err) {
+/* RT-101 .. RT-105; the edge map of the result when edge_map is 1. */
+static op_status repair_layer(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                              const op_contour_set *cs0, const uint8_t *areas,
+                              int volume_selects, const op_contour_params *p,
+                              uint32_t min_region_area, op_repair_result *result,
+                              op_contour_set *out, uint32_t *nremoved, int edge_map,
+                              op_error *err) {
   op_status st = check_args(view, g, rg0, cs0, areas, p, result, out, err);
   if (st != OP_OK) return st;
   memset(out, 0, sizeof *out);
@@ -695,6 +717,7 @@ op_status op_repair_layer(const op_chf *view, const op_span_graph *g, const op_r
   w.n = view->nspans;
   w.nreg = rg0->nregions;
   w.min_area = min_region_area;
+  w.edge_map = edge_map;
   int only_removed = 0, ok = 1;
   op_repair_result res = OP_REPAIR_DONE;
   st = scan(&w, areas, &only_removed, err);
@@ -717,4 +740,22 @@ op_status op_repair_layer(const op_chf *view, const op_span_graph *g, const op_r
   }
   *result = res;
   return OP_OK;
+}
+
+op_status op_repair_layer(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                          const op_contour_set *cs0, const uint8_t *areas,
+                          int volume_selects, const op_contour_params *p,
+                          uint32_t min_region_area, op_repair_result *result,
+                          op_contour_set *out, uint32_t *nremoved, op_error *err) {
+  return repair_layer(view, g, rg0, cs0, areas, volume_selects, p, min_region_area, result, out,
+                      nremoved, 1, err);
+}
+
+op_status op_repair_layer_tile(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                               const op_contour_set *cs0, const uint8_t *areas,
+                               int volume_selects, const op_contour_params *p,
+                               uint32_t min_region_area, op_repair_result *result,
+                               op_contour_set *out, uint32_t *nremoved, op_error *err) {
+  return repair_layer(view, g, rg0, cs0, areas, volume_selects, p, min_region_area, result, out,
+                      nremoved, 0, err);
 }

@@ -42,4 +42,14 @@ op_status op_repair_layer(const op_chf *view, const op_span_graph *g, const op_r
                           uint32_t min_region_area, op_repair_result *result,
                           op_contour_set *out, uint32_t *nremoved, op_error *err);
 
+/* The same repair for a caller that only turns the result into a tile (op_pl_layer_tile
+** reads the contours, their vertices and the grid fields): the same decisions, result and
+** *nremoved, and the same *out except that its edge map (edge_loop, REG-214) is not made
+** (NULL). Saves the 4 * nspans pass that renumbers the edge map. */
+op_status op_repair_layer_tile(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                               const op_contour_set *cs0, const uint8_t *areas,
+                               int volume_selects, const op_contour_params *p,
+                               uint32_t min_region_area, op_repair_result *result,
+                               op_contour_set *out, uint32_t *nremoved, op_error *err);
+
 #endif

@@ -110,7 +110,18 @@ static double get_f64(const uint8_t *p, size_t o) {
   return f;
 }
 
-static const char *AX[3] = {"x", "y", "z"};
+/* Field-name tails of a coordinate triple: "verts[i]" + ".x", "offmesh[i]" + ".start.x". */
+static const char *const PART_AX[3] = {".x", ".y", ".z"};
+static const char *const PART_START[3] = {".start.x", ".start.y", ".start.z"};
+static const char *const PART_END[3] = {".end.x", ".end.y", ".end.z"};
+
+/* The field name "arr[i]part" (e.g. "verts[3].x"). Names are formatted only when an error is
+** actually raised: validation runs on every tile created or loaded, and formatting a name per
+** vertex and edge was a large part of its cost. */
+static const char *field_at(char *f, size_t n, const char *arr, uint32_t i, const char *part) {
+  snprintf(f, n, "%s[%u]%s", arr, i, part);
+  return f;
+}
 
 /* --------------------------------------------------------------- validation */
 
@@ -122,18 +133,22 @@ typedef struct tgeom {
 } tgeom;
 
 /* FMT-009 .. FMT-011: one tile-local float32 coordinate triple of a vertex, detail vertex
-** or off-mesh start, x then y then z, each completely (FMT-052). `base` is e.g. "verts[3]". */
-static op_status check_local(const tgeom *g, const char *base, const float *v, op_error *err) {
+** or off-mesh start, x then y then z, each completely (FMT-052). The field is named
+** arr[i] + part[k], e.g. "verts[3]" + ".x". */
+static op_status check_local(const tgeom *g, const char *arr, uint32_t i,
+                             const char *const part[3], const float *v, op_error *err) {
   char f[96];
   for (int k = 0; k < 3; k++) {
-    snprintf(f, sizeof f, "%s.%s", base, AX[k]);
-    if (!isfinite(v[k])) return fail_f(err, OP_E_RANGE, f, v[k], "coordinate is not finite");
-    if (k == 1) {
+    const char *why = NULL;
+    if (!isfinite(v[k])) {
+      why = "coordinate is not finite";
+    } else if (k == 1) {
       if (!((double)v[k] >= -g->ymax && (double)v[k] <= g->ymax)) /* FMT-011 */
-        return fail_f(err, OP_E_RANGE, f, v[k], "height outside [-2^14 * cell_size, 2^14 * cell_size]");
+        why = "height outside [-2^14 * cell_size, 2^14 * cell_size]";
     } else if (!(v[k] >= 0.0f && v[k] <= g->fw)) { /* FMT-010 */
-      return fail_f(err, OP_E_RANGE, f, v[k], "coordinate outside [0, fW] of the tile");
+      why = "coordinate outside [0, fW] of the tile";
     }
+    if (why) return fail_f(err, OP_E_RANGE, field_at(f, sizeof f, arr, i, part[k]), v[k], why);
   }
   return OP_OK;
 }
@@ -145,9 +160,10 @@ static op_status check_header(const op_tile_desc *d, tgeom *g, op_error *err) {
   if (d->layer < 0 || d->layer > T_MAX_LAYER) /* FMT-002 */
     return op_fail_i(err, OP_E_RANGE, "header.layer", d->layer, "layer outside [0, 255]");
   for (int k = 0; k < 3; k++) { /* FMT-003 */
-    snprintf(f, sizeof f, "header.tiling.origin[%d]", k);
-    if (!isfinite(t->origin[k]) || t->origin[k] < -T_WORLD || t->origin[k] > T_WORLD)
+    if (!isfinite(t->origin[k]) || t->origin[k] < -T_WORLD || t->origin[k] > T_WORLD) {
+      snprintf(f, sizeof f, "header.tiling.origin[%d]", k);
       return fail_f(err, OP_E_RANGE, f, t->origin[k], "tiling origin outside [-2^21, 2^21]");
+    }
   }
   const double smin = 1.0 / 65536.0, smax = 65536.0;
   if (!isfinite(t->cell_size) || t->cell_size < smin || t->cell_size > smax) /* FMT-003 */
@@ -274,6 +290,14 @@ static op_status check_poly(const op_tile_desc *d, uint32_t i, op_error *err) {
   return OP_OK;
 }
 
+/* The error of neighbour code c of edge j of polygon i (field "polys[i].neis[j]"). */
+static op_status nei_fail(op_error *err, op_status kind, uint32_t i, unsigned j, unsigned c,
+                          const char *why) {
+  char f[96];
+  snprintf(f, sizeof f, "polys[%u].neis[%u]", i, j);
+  return op_fail_i(err, kind, f, c, why);
+}
+
 /* FMT-019 .. FMT-021: neighbour code of edge j of polygon i. */
 static op_status check_nei(const op_tile_desc *d, const tgeom *g, uint32_t i, unsigned j,
                            op_error *err) {
@@ -281,12 +305,10 @@ static op_status check_nei(const op_tile_desc *d, const tgeom *g, uint32_t i, un
   const unsigned n = p->nverts;
   const unsigned c = p->neis[j];
   const uint16_t va = p->verts[j], vb = p->verts[(j + 1) % n];
-  char f[96];
-  snprintf(f, sizeof f, "polys[%u].neis[%u]", i, j);
   if (c == OP_NEI_WALL) return OP_OK;
   if (c >= 1 && c <= d->npolys) { /* FMT-020 */
     uint32_t k = c - 1;
-    if (k == i) return op_fail_i(err, OP_E_ARGUMENT, f, c, "polygon is its own neighbour");
+    if (k == i) return nei_fail(err, OP_E_ARGUMENT, i, j, c, "polygon is its own neighbour");
     const op_poly_desc *q = &d->polys[k];
     for (unsigned e = 0; e < q->nverts; e++) {
       if (q->verts[e] == vb && q->verts[(e + 1) % q->nverts] == va) {
@@ -294,7 +316,7 @@ static op_status check_nei(const op_tile_desc *d, const tgeom *g, uint32_t i, un
         break;
       }
     }
-    return op_fail_i(err, OP_E_ARGUMENT, f, c, "neighbour has no reversed edge pointing back");
+    return nei_fail(err, OP_E_ARGUMENT, i, j, c, "neighbour has no reversed edge pointing back");
   }
   if (c >= OP_NEI_PORTAL && c <= (OP_NEI_PORTAL | 3u)) { /* FMT-021 */
     const float *a = &d->verts[3 * (size_t)va], *b = &d->verts[3 * (size_t)vb];
@@ -305,10 +327,10 @@ static op_status check_nei(const op_tile_desc *d, const tgeom *g, uint32_t i, un
     case 2: ok = a[0] == g->fw && b[0] == g->fw; break;
     default: ok = a[2] == 0.0f && b[2] == 0.0f; break;
     }
-    if (!ok) return op_fail_i(err, OP_E_ARGUMENT, f, c, "portal edge not on its tile side");
+    if (!ok) return nei_fail(err, OP_E_ARGUMENT, i, j, c, "portal edge not on its tile side");
     return OP_OK;
   }
-  return op_fail_i(err, OP_E_RANGE, f, c, "neighbour code is not 0, 1..npolys or 0x8000..0x8003");
+  return nei_fail(err, OP_E_RANGE, i, j, c, "neighbour code is not 0, 1..npolys or 0x8000..0x8003");
 }
 
 /* FMT-022 .. FMT-026: detail records, detail vertices, detail triangles. */
@@ -339,9 +361,7 @@ static op_status check_detail(const op_tile_desc *d, const tgeom *g, op_error *e
     return op_fail_i(err, OP_E_ARGUMENT, "header.ndetail_tris", d->ndetail_tris,
                      "not the sum of the detail records' triangle counts");
   for (uint32_t i = 0; i < d->ndetail_verts; i++) { /* FMT-024 */
-    char base[48];
-    snprintf(base, sizeof base, "detail_verts[%u]", i);
-    op_status s = check_local(g, base, &d->detail_verts[3 * (size_t)i], err);
+    op_status s = check_local(g, "detail_verts", i, PART_AX, &d->detail_verts[3 * (size_t)i], err);
     if (s) return s;
   }
   for (uint32_t i = 0; i < d->ndetail; i++) { /* FMT-025, FMT-052: per index, then the flags */
@@ -350,13 +370,21 @@ static op_status check_detail(const op_tile_desc *d, const tgeom *g, op_error *e
     for (uint32_t t = r->tri_base; t < r->tri_base + r->tri_count; t++) {
       const uint8_t *tri = &d->detail_tris[4 * (size_t)t];
       for (int k = 0; k < 3; k++) {
-        snprintf(f, sizeof f, "detail_tris[%u].v[%d]", t, k);
-        if (tri[k] >= lim)
-          return op_fail_i(err, OP_E_RANGE, f, tri[k],
-                           "index not below the polygon's vertex count plus its detail vertex count");
-        for (int m = 0; m < k; m++)
-          if (tri[m] == tri[k])
-            return op_fail_i(err, OP_E_ARGUMENT, f, tri[k], "index repeated in detail triangle");
+        op_status kind = OP_OK;
+        const char *why = NULL;
+        if (tri[k] >= lim) {
+          kind = OP_E_RANGE;
+          why = "index not below the polygon's vertex count plus its detail vertex count";
+        }
+        for (int m = 0; m < k && !why; m++)
+          if (tri[m] == tri[k]) {
+            kind = OP_E_ARGUMENT;
+            why = "index repeated in detail triangle";
+          }
+        if (why) {
+          snprintf(f, sizeof f, "detail_tris[%u].v[%d]", t, k);
+          return op_fail_i(err, kind, f, tri[k], why);
+        }
       }
       if (tri[3] & 0xEAu) { /* FMT-026 */
         snprintf(f, sizeof f, "detail_tris[%u].flags", t);
@@ -369,23 +397,24 @@ static op_status check_detail(const op_tile_desc *d, const tgeom *g, op_error *e
 
 /* FMT-027 .. FMT-029: off-mesh link slots. */
 static op_status check_offmesh(const op_tile_desc *d, const tgeom *g, op_error *err) {
-  char f[96], base[48];
+  char f[96];
   for (uint32_t i = 0; i < d->noffmesh; i++) {
     const op_offmesh_desc *o = &d->offmesh[i];
-    snprintf(base, sizeof base, "offmesh[%u].start", i);
-    op_status s = check_local(g, base, o->start, err);
+    op_status s = check_local(g, "offmesh", i, PART_START, o->start, err);
     if (s) return s;
     const double wb[3] = {g->x0, d->origin_y, g->z0};
     for (int k = 0; k < 3; k++) {
-      snprintf(f, sizeof f, "offmesh[%u].end.%s", i, AX[k]);
-      if (!isfinite(o->end[k])) return fail_f(err, OP_E_RANGE, f, o->end[k], "coordinate is not finite");
+      if (!isfinite(o->end[k]))
+        return fail_f(err, OP_E_RANGE, field_at(f, sizeof f, "offmesh", i, PART_END[k]), o->end[k],
+                      "coordinate is not finite");
       double world = wb[k] + (double)o->end[k];
       if (world < -T_WORLD || world > T_WORLD)
-        return fail_f(err, OP_E_RANGE, f, o->end[k], "end point leaves [-2^21, 2^21] in world space");
+        return fail_f(err, OP_E_RANGE, field_at(f, sizeof f, "offmesh", i, PART_END[k]), o->end[k],
+                      "end point leaves [-2^21, 2^21] in world space");
     }
-    snprintf(f, sizeof f, "offmesh[%u].radius", i);
     if (!isfinite(o->radius) || !(o->radius > 0.0f) || (double)o->radius > T_WORLD)
-      return fail_f(err, OP_E_RANGE, f, o->radius, "radius outside (0, 2^21]");
+      return fail_f(err, OP_E_RANGE, field_at(f, sizeof f, "offmesh", i, ".radius"), o->radius,
+                    "radius outside (0, 2^21]");
     if (o->area > T_MAX_AREA) {
       snprintf(f, sizeof f, "offmesh[%u].area", i);
       return op_fail_i(err, OP_E_RANGE, f, o->area, "area outside [0, 63]");
@@ -403,11 +432,8 @@ static op_status validate(const op_tile_desc *d, tgeom *g, op_error *err) {
   op_status s = check_header(d, g, err);
   if (!s) s = check_counts(d, err);
   if (s) return s;
-  for (uint32_t i = 0; i < d->nverts; i++) { /* FMT-009 .. FMT-011 */
-    char base[32];
-    snprintf(base, sizeof base, "verts[%u]", i);
-    if ((s = check_local(g, base, &d->verts[3 * (size_t)i], err))) return s;
-  }
+  for (uint32_t i = 0; i < d->nverts; i++) /* FMT-009 .. FMT-011 */
+    if ((s = check_local(g, "verts", i, PART_AX, &d->verts[3 * (size_t)i], err))) return s;
   for (uint32_t i = 0; i < d->npolys; i++)
     if ((s = check_poly(d, i, err))) return s;
   for (uint32_t i = 0; i < d->npolys; i++)
@@ -647,11 +673,15 @@ static op_status size_error(op_error *err, uint32_t size) {
                    "arrays do not end exactly before the content id");
 }
 
-/* Reads one float32 at *o into *v, rejecting -0 (FMT-012, FMT-051 step 8). */
-static op_status load_f32(const uint8_t *p, size_t *o, float *v, const char *field, op_error *err) {
+/* Reads one float32 at *o into *v, rejecting -0 (FMT-012, FMT-051 step 8); the field is
+** named arr[i] + part (e.g. "verts[3]" + ".x"). */
+static op_status load_f32(const uint8_t *p, size_t *o, float *v, const char *arr, uint32_t i,
+                          const char *part, op_error *err) {
   *v = get_f32(p, *o);
   *o += 4;
-  return is_neg_zero_f(*v) ? neg_zero(err, field) : OP_OK;
+  if (!is_neg_zero_f(*v)) return OP_OK;
+  char f[96];
+  return neg_zero(err, field_at(f, sizeof f, arr, i, part));
 }
 
 /* FMT-051 steps 7 and 8: framing of the arrays, then decoding (with the -0 rule). */
@@ -682,10 +712,8 @@ static op_status load_arrays(const uint8_t *p, size_t len, op_tile *t, op_error 
   o = T_HDR;
   op_status s;
   for (uint32_t i = 0; i < d->nverts; i++)
-    for (int k = 0; k < 3; k++) {
-      snprintf(f, sizeof f, "verts[%u].%s", i, AX[k]);
-      if ((s = load_f32(p, &o, &t->verts[3 * (size_t)i + k], f, err))) return s;
-    }
+    for (int k = 0; k < 3; k++)
+      if ((s = load_f32(p, &o, &t->verts[3 * (size_t)i + k], "verts", i, PART_AX[k], err))) return s;
   o = poly_off;
   for (uint32_t i = 0; i < d->npolys; i++) {
     op_poly_desc *q = &t->polys[i];
@@ -703,24 +731,18 @@ static op_status load_arrays(const uint8_t *p, size_t len, op_tile *t, op_error 
     t->detail[i].tri_count = p[o + 9];
   }
   for (uint32_t i = 0; i < d->ndetail_verts; i++)
-    for (int k = 0; k < 3; k++) {
-      snprintf(f, sizeof f, "detail_verts[%u].%s", i, AX[k]);
-      if ((s = load_f32(p, &o, &t->dverts[3 * (size_t)i + k], f, err))) return s;
-    }
+    for (int k = 0; k < 3; k++)
+      if ((s = load_f32(p, &o, &t->dverts[3 * (size_t)i + k], "detail_verts", i, PART_AX[k], err)))
+        return s;
   if (d->ndetail_tris) memcpy(t->dtris, p + o, 4 * (size_t)d->ndetail_tris);
   o += 4 * (size_t)d->ndetail_tris;
   for (uint32_t i = 0; i < d->noffmesh; i++) {
     op_offmesh_desc *m = &t->offmesh[i];
-    for (int k = 0; k < 3; k++) {
-      snprintf(f, sizeof f, "offmesh[%u].start.%s", i, AX[k]);
-      if ((s = load_f32(p, &o, &m->start[k], f, err))) return s;
-    }
-    for (int k = 0; k < 3; k++) {
-      snprintf(f, sizeof f, "offmesh[%u].end.%s", i, AX[k]);
-      if ((s = load_f32(p, &o, &m->end[k], f, err))) return s;
-    }
-    snprintf(f, sizeof f, "offmesh[%u].radius", i);
-    if ((s = load_f32(p, &o, &m->radius, f, err))) return s;
+    for (int k = 0; k < 3; k++)
+      if ((s = load_f32(p, &o, &m->start[k], "offmesh", i, PART_START[k], err))) return s;
+    for (int k = 0; k < 3; k++)
+      if ((s = load_f32(p, &o, &m->end[k], "offmesh", i, PART_END[k], err))) return s;
+    if ((s = load_f32(p, &o, &m->radius, "offmesh", i, ".radius", err))) return s;
     m->flags = get_u16(p, o);
     m->area = p[o + 2];
     m->bidirectional = p[o + 3];

@@ -120,7 +120,6 @@ static void tile_free(op_tc_tile *t) {
   for (uint32_t L = 0; t->k.units && L < t->k.nunits; L++) op_pl_unit_free(&t->k.units[L]);
   free(t->k.units);
   op_pl_base_free(&t->k.base);
-  op_span_graph_free(&t->graph);
   memset(t, 0, sizeof *t);
 }
 
@@ -135,12 +134,12 @@ void op_tilecache_free(op_tilecache *c) {
   free(c);
 }
 
-/* RT-011 items 2 and 4 for one adopted tile: the span graph, the heightfield's hash
-** (RT-131), and per unit its last-built areas (the first-build ones, RT-012) and its
-** walkable box (RT-088). */
+/* RT-011 item 4 for one adopted tile: the heightfield's hash (RT-131), and per unit its
+** last-built areas (the first-build ones, RT-012) and its walkable box (RT-088). No span
+** graph of the whole tile is kept (RT-011 item 2): no rebuild reads one (the general path
+** builds its own, the repair uses the layer view's, op_tc_unit.vgraph). */
 static op_status tile_prepare(op_tilecache *c, op_tc_tile *t, op_error *err) {
-  op_status st = op_span_graph_build(t->k.base.chf, &t->graph, err); /* SPAN-146 */
-  if (st != OP_OK) return st;
+  op_status st;
   op_bytes b = {NULL, 0};
   if ((st = op_chf_save(t->k.base.chf, &b, err)) != OP_OK) return st; /* SPAN-170 */
   t->chf_hash = op_hash64(b.data, b.len);
@@ -459,10 +458,23 @@ static op_contour_params contour_params(const op_tilecache *c) { /* REG-200 */
   return p;
 }
 
+/* The statistics of one repair attempt: repaired, or a fallback and its reason (RT-101). */
+static void count_repair(op_tilecache_stats *sl, op_repair_result res) {
+  if (res == OP_REPAIR_DONE) {
+    sl->units_repaired++;
+    return;
+  }
+  sl->repair_fallbacks++;
+  sl->fallbacks_not_removal += res == OP_REPAIR_NOT_REMOVAL; /* (a) */
+  sl->fallbacks_small += res == OP_REPAIR_SMALL;             /* (b) */
+  sl->fallbacks_split += res == OP_REPAIR_SPLIT;             /* (c) */
+  sl->fallbacks_renumber += res == OP_REPAIR_RENUMBER;       /* (d) */
+}
+
 /* RT-101 .. RT-105 through ref/repair.c: *done 1 and *cs set when the layer was
 ** repaired; 0 when the switch is on but a precondition failed (the caller builds the
-** layer by RT-085; RT-106: the same tile data either way). The view's span graph is
-** built on first use and kept (not state). */
+** layer by RT-085; RT-106: the same tile data either way). Counts the removed spans
+** (RT-101) in sl. The view's span graph is built on first use and kept (not state). */
 static op_status try_repair(op_tilecache *c, op_tc_tile *t, uint32_t L, const uint8_t *a,
                             int vsel, op_contour_set *cs, int *done, op_tilecache_stats *sl,
                             op_error *err) {
@@ -474,12 +486,13 @@ static op_status try_repair(op_tilecache *c, op_tc_tile *t, uint32_t L, const ui
   if (st != OP_OK) return st;
   op_contour_params p = contour_params(c);
   op_repair_result res = OP_REPAIR_NOTHING;
-  st = op_repair_layer(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel, &p,
-                       c->ctx.s.min_region_area, &res, cs, NULL, err);
+  uint32_t nremoved = 0;
+  st = op_repair_layer_tile(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel, &p,
+                            c->ctx.s.min_region_area, &res, cs, &nremoved, err);
   if (st != OP_OK) return st;
   *done = res == OP_REPAIR_DONE;
-  if (*done) sl->units_repaired++;
-  else sl->repair_fallbacks++;
+  sl->spans_removed += nremoved;
+  count_repair(sl, res);
   return OP_OK;
 }
 
@@ -490,8 +503,8 @@ static op_status build_unit(op_tilecache *c, op_tc_tile *t, uint32_t L, uint8_t 
   op_chf tmp = *h;
   tmp.areas = a;
   sl->spans_built += h->nspans;
-  sl->spans_removed += count_removed(h->areas, a, h->nspans);
   if (!c->ctx.layer_first) { /* POLY-223 steps 2 to 6 on a copy with the areas in force */
+    sl->spans_removed += count_removed(h->areas, a, h->nspans);
     sl->units_built++;
     return op_pl_tile_general(&c->ctx, &tmp, t->k.tx, t->k.tz, tile, err);
   }
@@ -502,6 +515,7 @@ static op_status build_unit(op_tilecache *c, op_tc_tile *t, uint32_t L, uint8_t 
   int done = 0;
   op_status st = OP_OK;
   if (c->repair) st = try_repair(c, t, L, a, vsel, &cs, &done, sl, err); /* RT-063 */
+  else sl->spans_removed += count_removed(h->areas, a, h->nspans);
   if (st == OP_OK && !done) {
     sl->units_built++;
     st = op_pl_layer_contours(&c->ctx, &tmp, &rg, &cs, err); /* RT-084, RT-085 */
@@ -546,31 +560,6 @@ static op_status plan_unit(op_tilecache *c, uint32_t ti, uint32_t L, tc_step *s,
   return OP_OK;
 }
 
-/* RT-065 for one unit: T against the tile M that the mesh holds at (tx, tz, L). The cache
-** clears its mesh's refusal (RT-018) around its own calls. */
-static op_status swap_unit(op_tilecache *c, int32_t tx, int32_t tz, int32_t L, const op_tile *T,
-                           op_error *err) {
-  op_mesh *m = c->mesh;
-  int64_t f = opm_find(m, tx, tz, L);
-  const op_tile *M = f >= 0 && m->slots[f].occ ? m->slots[f].occ->tile : NULL;
-  op_status st = OP_OK;
-  m->cache_owned = 0;
-  if (T && M && op_tile_content_id(T) == op_tile_content_id(M)) {
-    c->stats.tiles_kept++; /* case 1: M stays with its slot, generation and edits */
-  } else if (T && M) {
-    st = op_mesh_replace_tile(m, T, NULL, err); /* case 2 (MESH-015) */
-    if (st == OP_OK) c->stats.tiles_replaced++;
-  } else if (T) {
-    st = op_mesh_add_tile(m, T, NULL, err); /* case 3 (MESH-012) */
-    if (st == OP_OK) c->stats.tiles_added++;
-  } else if (M) {
-    st = op_mesh_remove_tile(m, tx, tz, L, err); /* case 4 (MESH-014) */
-    if (st == OP_OK) c->stats.tiles_removed++;
-  }
-  m->cache_owned = 1;
-  return st;
-}
-
 static void stats_add(op_tilecache_stats *to, const op_tilecache_stats *d) {
   to->units_skipped += d->units_skipped;
   to->units_first += d->units_first;
@@ -579,6 +568,10 @@ static void stats_add(op_tilecache_stats *to, const op_tilecache_stats *d) {
   to->repair_fallbacks += d->repair_fallbacks;
   to->spans_built += d->spans_built;
   to->spans_removed += d->spans_removed;
+  to->fallbacks_not_removal += d->fallbacks_not_removal;
+  to->fallbacks_small += d->fallbacks_small;
+  to->fallbacks_split += d->fallbacks_split;
+  to->fallbacks_renumber += d->fallbacks_renumber;
 }
 
 /* RT-061: every unit of the first k queued tiles decided and built, nothing changed yet. */
@@ -605,16 +598,57 @@ static op_status plan(op_tilecache *c, uint32_t k, tc_step **out, size_t *nout,
   return OP_OK;
 }
 
-/* RT-065: the planned units into the mesh in queue order, layers ascending; then each
-** unit's last-built areas become its areas in force (RT-062). */
+/* RT-065 for one planned unit: T against the tile M that the mesh holds at (tx, tz, L).
+** Case 1 (same content id) and case 5 (neither) need no change: 0; else the change for
+** the batch (cases 2 to 4: T where M is, T where none is, none where M is): 1. The mesh is
+** read before any change: the units of one Update are at distinct positions (distinct
+** queued tiles, distinct layers). */
+static int swap_change(const op_tilecache *c, const tc_step *s, opm_change *ch, uint64_t *kept) {
+  const op_tc_tile *t = &c->tiles[s->tile];
+  int32_t L = c->ctx.layer_first ? (int32_t)s->unit : 0;
+  int64_t f = opm_find(c->mesh, t->k.tx, t->k.tz, L);
+  const op_tile *M = f >= 0 ? c->mesh->slots[f].occ->tile : NULL, *T = s->tile_new;
+  if (T && M && op_tile_content_id(T) == op_tile_content_id(M)) { /* case 1: M stays */
+    ++*kept;
+    return 0;
+  }
+  ch->x = t->k.tx, ch->z = t->k.tz, ch->layer = L, ch->tile = T, ch->done = OPM_NONE;
+  return T || M;
+}
+
+/* RT-065, RT-061: the planned units' swaps go into the mesh in queue order, layers
+** ascending, as one all-or-nothing batch (opm_batch: the slots, generations and links of
+** ReplaceTile, AddTile and RemoveTile one after another, MESH-012, MESH-014, MESH-015; it
+** ignores the mesh's refusal, RT-018). On failure nothing changed. Then each unit's
+** last-built areas become its areas in force (RT-062), which cannot fail. */
 static op_status commit(op_tilecache *c, tc_step *st, size_t n, op_error *err) {
+  opm_change *ch = malloc((n ? n : 1) * sizeof *ch);
+  size_t *from = malloc((n ? n : 1) * sizeof *from), nch = 0, bad = SIZE_MAX;
+  if (!ch || !from) {
+    free(ch), free(from);
+    return nomem(err, "cache");
+  }
+  uint64_t kept = 0;
+  for (size_t j = 0; j < n; j++)
+    if (!st[j].skip && swap_change(c, &st[j], &ch[nch], &kept)) from[nch++] = j;
+  op_status e = opm_batch(c->mesh, ch, nch, &bad, err);
+  if (e != OP_OK && bad < nch) {
+    const op_tc_tile *t = &c->tiles[st[from[bad]].tile];
+    e = op_pl_tile_error(err, e, t->k.tx, t->k.tz);
+  }
+  for (size_t k = 0; e == OP_OK && k < nch; k++) {
+    c->stats.tiles_replaced += ch[k].done == OPM_REPLACED;
+    c->stats.tiles_added += ch[k].done == OPM_ADDED;
+    c->stats.tiles_removed += ch[k].done == OPM_REMOVED;
+  }
+  free(ch);
+  free(from);
+  if (e != OP_OK) return e;
+  c->stats.tiles_kept += kept;
   for (size_t j = 0; j < n; j++) {
     tc_step *s = &st[j];
     if (s->skip) continue;
     op_tc_tile *t = &c->tiles[s->tile];
-    op_status e = swap_unit(c, t->k.tx, t->k.tz, c->ctx.layer_first ? (int32_t)s->unit : 0,
-                            s->tile_new, err);
-    if (e != OP_OK) return op_pl_tile_error(err, e, t->k.tx, t->k.tz);
     op_tc_unit *u = &t->units[s->unit];
     if (!u->last) u->last = s->last, s->last = NULL;
     const op_chf *h = unit_chf(c, t, s->unit);
@@ -634,11 +668,7 @@ op_status op_tilecache_update(op_tilecache *c, uint32_t max_tiles, uint32_t *pro
   memset(&sl, 0, sizeof sl);
   op_status s = k ? plan(c, k, &st, &n, &sl, err) : OP_OK;
   if (s != OP_OK) return s; /* RT-061: nothing changed */
-  /* Note: a swap can fail only for lack of memory inside the mesh (MESH-012, MESH-014,
-  ** MESH-015 allocate). The units swapped before it are not undone: their last-built areas
-  ** are updated with them, so tilecache.h's invariant holds, the queue is kept whole and a
-  ** later Update completes the tiles; RT-061's "changes nothing" holds for every stage
-  ** error. Undoing exactly needs a mesh-level batch swap (reported). */
+  /* RT-061: the commit is all or nothing too (opm_batch); a failed swap changes nothing. */
   s = commit(c, st, n, err);
   steps_free(st, n);
   if (s != OP_OK) return s;
