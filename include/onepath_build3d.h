@@ -74,7 +74,7 @@ typedef struct op_settings {
   double max_simplification_error; /* MaxSimplificationError, cells */
   double max_edge_len;             /* MaxEdgeLen, world; 0 = no limit */
   uint32_t max_verts_per_poly;     /* MaxVertsPerPoly, 3..OP_MAX_VERTS_PER_POLY */
-  double detail_sample_distance;   /* DetailSampleDistance, cells; < 0.9 = no sampling */
+  double detail_sample_distance;   /* DetailSampleDistance, cells; <= 0.9 = no sampling */
   double detail_sample_max_error;  /* DetailSampleMaxError, cell heights */
   uint32_t nvolumes;                   /* Regions.Spans.Volumes */
   const op_convex_volume *volumes;     /* borrowed; nvolumes items */

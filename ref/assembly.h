@@ -33,8 +33,11 @@ op_status op_detail_check(const op_settings *s, op_error *err);
 int32_t op_detail_step(const op_settings *s);
 /* POLY-200 .. POLY-209, POLY-250 .. POLY-257: the detail mesh of the polygon mesh pm on
 ** chf, the compact heightfield the polygons were built from (may be NULL without
-** sampling). Vertices are tile-local with the vertical origin of POLY-212. On failure
-** *out is untouched. */
+** sampling; only its width and depth are checked). Reads s->detail_sample_distance and
+** s->detail_sample_max_error only (OP_E_RANGE by SPAN-030 rows 14, 15); positions use pm's
+** map. Each polygon must be strictly convex, counter-clockwise and simple on the tile's own
+** cells with rows 0..65535, else OP_E_ARGUMENT `pmesh.polys[p]`. Vertices are tile-local
+** with the vertical origin of POLY-212. On failure *out is untouched. */
 op_status op_detail_build(const op_settings *s, const op_pmesh *pm, const op_chf *chf,
                           op_detail_mesh *out, op_error *err);
 void op_detail_free(op_detail_mesh *d); /* frees the arrays, zeroes *d; NULL-safe */

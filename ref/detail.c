@@ -8,8 +8,9 @@
 ** g2_cdt_build, each insertion by Lawson flips) until every sample lies within
 ** DetailSampleMaxError or the polygon has 128 points. Positions are integers in detail units
 ** (1/16 cell), heights are floor rows of the compact heightfield; every decision is an
-** integer comparison or one binary64 division.
+** integer comparison or a comparison of binary64 quotients, each rounded once.
 */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,7 +231,8 @@ static void refresh_keys(dctx *c) {
 }
 
 /* POLY-209: the Delaunay triangulation (G2D-204, no segments) of pts[0 .. np-1] (the hull
-** points), built by the 2D builder's g2_cdt_build. */
+** points), built by the 2D builder's g2_cdt_build on the points sorted by rank (G2D-010),
+** every triangle taken (no windings); triangles are kept in POLY-254's point indices. */
 static int triangulate(dctx *c) {
   uint32_t np = c->np;
   uint32_t ord[MAXPTS];
@@ -271,7 +273,7 @@ static int triangulate(dctx *c) {
 }
 
 /* G2D-203: does d count as inside the circle of a, b, c (counter-clockwise)? Ties go by
-** the point last in (x, z) order (G2D-010). */
+** the point of greatest rank, last in (x, z) order (G2D-010, POLY-209). */
 static int later(const dpt *p, const dpt *q) { return p->x != q->x ? p->x > q->x : p->z > q->z; }
 static int inside(const dpt *a, const dpt *b, const dpt *c, const dpt *d) {
   g2_point A = {a->x, a->z}, B = {b->x, b->z}, C = {c->x, c->z}, D = {d->x, d->z};
@@ -449,7 +451,8 @@ static int interior_samples(dctx *c, const uint16_t *pv) {
 }
 
 /* POLY-253: insert the interior sample of greatest error while it exceeds E and the
-** polygon has fewer than MAXPTS points. */
+** polygon has fewer than MAXPTS points. Errors are compared as binary64 values; equal ones
+** tie, and the strict comparison keeps the first in POLY-250 order. */
 static int insert_samples(dctx *c) {
   while (c->np < MAXPTS) {
     int64_t best = -1;
@@ -547,7 +550,7 @@ static op_status emit(dctx *c, const op_tilemap *map, uint32_t p, dout *o, op_er
   for (uint32_t i = 0; i < nv; i++) {
     float *f = m->verts + 3 * (size_t)(m->nverts + i);
     detail_pos(map, &c->pts[c->n + i], f);
-    if ((double)f[1] > ylim || (double)f[1] < -ylim) /* POLY-254 */
+    if ((double)f[1] > ylim || (double)f[1] < -ylim) /* POLY-254: the binary32 value */
       return op_fail_d(err, OP_E_LIMIT, "cell_size", map->cs,
                        "a detail vertex lies more than 16384 cell sizes from the tile's "
                        "vertical origin (FMT-011); raise cell_size or lower the level's "
@@ -579,30 +582,43 @@ static op_status emit(dctx *c, const op_tilemap *map, uint32_t p, dout *o, op_er
   return OP_OK;
 }
 
-/* POLY-200: polygon p has 3 or more vertices, each corner a strict left turn in cells
-** (POLY-043). */
-static int poly_convex(const op_pmesh *pm, uint32_t p) {
+/* POLY-200: an edge from a to b is upward (FMT-018's rule, in cells). */
+static int upward(const int32_t *a, const int32_t *b) {
+  return b[2] > a[2] || (b[2] == a[2] && b[0] > a[0]);
+}
+
+/* POLY-200: polygon p has 3 or more vertices, each an index below the vertex count, with
+** x in [0, W_own], z in [0, D_own] and a row in [0, 65535]; each corner a strict left turn
+** in cells (POLY-043); and its boundary turns around exactly once (FMT-018's count). */
+static int poly_shape(const op_pmesh *pm, uint32_t p) {
   const uint16_t *pv = pm->polys + (size_t)p * pm->nvp;
   uint32_t n = op_pmesh_poly_nverts(pm, p);
   if (n < 3) return 0;
   for (uint32_t i = 0; i < n; i++) {
-    if (pv[i] >= pm->nverts || pv[(i + 1) % n] >= pm->nverts || pv[(i + 2) % n] >= pm->nverts)
+    if (pv[i] >= pm->nverts) return 0;
+    const int32_t *v = pm->verts + 3 * (size_t)pv[i];
+    if (v[0] < 0 || v[0] > pm->map.width || v[2] < 0 || v[2] > pm->map.depth || v[1] < 0 ||
+        v[1] > 65535)
       return 0;
+  }
+  uint32_t ups = 0;
+  for (uint32_t i = 0; i < n; i++) {
     const int32_t *a = pm->verts + 3 * (size_t)pv[i], *b = pm->verts + 3 * (size_t)pv[(i + 1) % n],
                   *d = pm->verts + 3 * (size_t)pv[(i + 2) % n];
     if (orient64(a[0], a[2], b[0], b[2], d[0], d[2]) <= 0) return 0;
+    ups += !upward(a, b) && upward(b, d); /* edge i not upward, edge i + 1 upward */
   }
-  return 1;
+  return ups == 1;
 }
 
 /* POLY-206 .. POLY-209, POLY-250 .. POLY-253: the points and triangulation of polygon p. */
 static op_status build_poly(dctx *c, uint32_t p, op_error *err) {
   const uint16_t *pv = c->pm->polys + (size_t)p * c->pm->nvp;
-  if (!poly_convex(c->pm, p)) { /* POLY-200 */
+  if (!poly_shape(c->pm, p)) { /* POLY-200 */
     char f[48];
     snprintf(f, sizeof f, "pmesh.polys[%u]", p);
-    return op_fail_i(err, OP_E_ARGUMENT, f, p, "a polygon is not strictly convex and "
-                     "counter-clockwise in cells (POLY-043)");
+    return op_fail_i(err, OP_E_ARGUMENT, f, p, "a polygon is not strictly convex, "
+                     "counter-clockwise and simple in cells on the tile (POLY-043, FMT-018)");
   }
   c->n = op_pmesh_poly_nverts(c->pm, p);
   c->np = 0;
@@ -627,13 +643,24 @@ static op_status build_poly(dctx *c, uint32_t p, op_error *err) {
   return OP_OK;
 }
 
-/* POLY-200 .. POLY-203: the detail mesh of polygon mesh pm on its heightfield chf. */
+/* POLY-200 .. POLY-203, POLY-257: the detail mesh of polygon mesh pm on its heightfield chf.
+** Positions use pm's map (cs, ch, W_own: POLY-200); of the settings only the two sampling
+** values are read. */
 op_status op_detail_build(const op_settings *s, const op_pmesh *pm, const op_chf *chf,
                           op_detail_mesh *out, op_error *err) {
   if (!pm) return op_fail(err, OP_E_ARGUMENT, "pmesh", "NULL", "a polygon mesh is required");
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
   op_status st = op_detail_check(s, err); /* POLY-202 */
   if (st != OP_OK) return st;
+  /* POLY-200: the two settings read here, by their rows of SPAN-030 (14, 15) */
+  if (!(isfinite(s->detail_sample_distance) && s->detail_sample_distance >= 0 &&
+        s->detail_sample_distance <= 65536))
+    return op_fail_d(err, OP_E_RANGE, "detail_sample_distance", s->detail_sample_distance,
+                     "detail_sample_distance must be in [0, 65536] cells");
+  if (!(isfinite(s->detail_sample_max_error) && s->detail_sample_max_error >= 0 &&
+        s->detail_sample_max_error <= 65536))
+    return op_fail_d(err, OP_E_RANGE, "detail_sample_max_error", s->detail_sample_max_error,
+                     "detail_sample_max_error must be in [0, 65536] cell heights");
   int32_t S = op_detail_step(s);
   if (S == 0 || pm->npolys == 0) { /* POLY-201: ndetail = ndetail_verts = ndetail_tris = 0 */
     memset(out, 0, sizeof *out);

@@ -1281,6 +1281,192 @@ OPT_TEST(detail_polygon_independent, "POLY-256") {
   OPT_CHECK(u.compared > 20);
 }
 
+/* ------------------------------------------- the port review's worked example */
+
+/* docs/reviews/port-review-detail.md, "Worked example": expected values are the reviewer's
+** derivation from the spec text alone (no reference output seen). CellSize 0.3, CellHeight
+** 0.2, TileSize 16, Border 3 (grid 22 x 22), S = 6, E = 1; one square polygon
+** v0 (0,10,0), v1 (12,10,0), v2 (12,10,12), v3 (0,10,12); every column one span at row 10
+** except: A: cells x, z in {5, 6} at row 20; B: A and cells x in {11, 12}, z in {3, 4} at
+** row 14. Detail vertices as binary32 bit patterns (x, y, z). */
+static int32_t review_c(int32_t x, int32_t z, int k) { (void)x; (void)z; return k ? 0 : 10; }
+static int32_t review_a(int32_t x, int32_t z, int k) {
+  if (k) return 0;
+  return (x == 5 || x == 6) && (z == 5 || z == 6) ? 20 : 10;
+}
+static int32_t review_b(int32_t x, int32_t z, int k) {
+  if (k) return 0;
+  if ((x == 11 || x == 12) && (z == 3 || z == 4)) return 14;
+  return review_a(x, z, k);
+}
+static uint32_t f32bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+typedef struct review_case {
+  floor_fn fn;
+  uint32_t nverts, ntris;
+  uint32_t verts[3][3]; /* binary32 bits */
+  uint8_t tris[6][4];
+} review_case;
+
+OPT_TEST(detail_review_example, "POLY-209") {
+  static const review_case CASES[3] = {
+      /* C (flat): POLY-209's ranks (G2D-010) give the diagonal v0-v2 (F3) */
+      {review_c, 0, 2, {{0}}, {{0, 1, 2, 0x05}, {0, 2, 3, 0x14}}},
+      /* A: candidate (6, 6) at row 20, error 10 > 1: inserted (POLY-253) */
+      {review_a, 1, 4, {{0x3fe66666, 0x40000000, 0x3fe66666}},
+       {{0, 1, 4, 0x01}, {0, 4, 3, 0x10}, {1, 2, 4, 0x01}, {2, 3, 4, 0x01}}},
+      /* B: edge 1 keeps (192, 64) row 14 and (192, 128) row 10 (POLY-207), then (6, 6) */
+      {review_b, 3, 6,
+       {{0x40666666, 0x3f4ccccd, 0x3f99999a}, {0x40666666, 0x00000000, 0x4019999a},
+        {0x3fe66666, 0x40000000, 0x3fe66666}},
+       {{0, 1, 6, 0x01}, {0, 6, 3, 0x10}, {1, 4, 6, 0x01}, {2, 3, 6, 0x01}, {2, 6, 5, 0x10},
+        {4, 5, 6, 0x01}}},
+  };
+  hand h;
+  hand_init(&h, 0.3, 0.2);
+  h.grid.width = h.grid.depth = 22;
+  h.grid.gx0 = h.grid.gz0 = -3;
+  h.tiling.tile_cells = 16;
+  op_error e;
+  OPT_CHECK(op_tilemap_init(&h.pm.map, &h.grid, 3, &e) == OP_OK);
+  static const int32_t v[12] = {0, 10, 0, 12, 10, 0, 12, 10, 12, 0, 10, 12};
+  memcpy(h.verts, v, sizeof v);
+  memset(h.neis, 0, sizeof h.neis); /* walls: the square does not reach the tile's sides */
+  op_settings s = sampling(6, 1);
+  for (int ci = 0; ci < 3; ci++) {
+    const review_case *rc = &CASES[ci];
+    static hchf c;
+    hchf_make(&c, &h.grid, 3, rc->fn);
+    op_detail_mesh d;
+    OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_OK);
+    OPT_CHECK(d.ndetail == 1 && d.nverts == rc->nverts && d.ntris == rc->ntris);
+    if (d.ndetail != 1 || d.nverts != rc->nverts || d.ntris != rc->ntris) {
+      op_detail_free(&d);
+      continue;
+    }
+    OPT_CHECK(d.detail[0].vert_base == 0 && d.detail[0].tri_base == 0 &&
+              d.detail[0].vert_count == rc->nverts && d.detail[0].tri_count == rc->ntris);
+    for (uint32_t i = 0; i < rc->nverts; i++)
+      for (int k = 0; k < 3; k++) {
+        OPT_CHECK(f32bits(d.verts[3 * i + k]) == rc->verts[i][k]);
+        if (f32bits(d.verts[3 * i + k]) != rc->verts[i][k])
+          fprintf(stderr, "  variant %d vert %u.%d: %08x\n", ci, i, k,
+                  (unsigned)f32bits(d.verts[3 * i + k]));
+      }
+    for (uint32_t t = 0; t < rc->ntris; t++) {
+      OPT_CHECK(memcmp(d.tris + 4 * t, rc->tris[t], 4) == 0);
+      if (memcmp(d.tris + 4 * t, rc->tris[t], 4) != 0)
+        fprintf(stderr, "  variant %d tri %u: %u %u %u %02x\n", ci, t, d.tris[4 * t],
+                d.tris[4 * t + 1], d.tris[4 * t + 2], d.tris[4 * t + 3]);
+    }
+    /* the reviewer's intermediate values (POLY-254): the roundings written out */
+    volatile double cs = 0.3, ch = 0.2, X96 = 96, X192 = 192, Z64 = 64, r14 = 14, r10 = 10;
+    OPT_CHECK(f32bits((float)((X96 * cs) / 16)) == 0x3fe66666u);
+    OPT_CHECK(f32bits((float)((X192 * cs) / 16)) == 0x40666666u);
+    OPT_CHECK(f32bits((float)((Z64 * cs) / 16)) == 0x3f99999au);
+    OPT_CHECK(f32bits((float)(-(r10 * ch) + r14 * ch)) == 0x3f4ccccdu);
+    /* and the tile carries it */
+    op_tile *t = NULL;
+    OPT_CHECK(op_tile_assemble(&h.pm, &d, 0, 0, 0, &h.tiling, 0, &t, &e) == OP_OK && t);
+    op_tile_free(t);
+    op_detail_free(&d);
+  }
+}
+
+/* POLY-200: the polygon shape check (strict left turns, once around as FMT-018 counts it,
+** vertices on the tile's own cells with rows 0 .. 65535) and the two settings read. The
+** pentagram P0 P2 P4 P1 P3 of the pentagon P0..P4 = (8,0) (15,6) (12,15) (4,15) (1,6) turns
+** left at every corner (orients 129, 126, 126, 129, 120) but goes around twice: its edges
+** are upward, not, upward (dz 0, dx 14), upward, not, so an upward edge follows a
+** non-upward one twice (edges 0 and 2): count 2, rejected. The earlier check (turns
+** only) accepted it. */
+OPT_TEST(detail_polygon_shape, "POLY-200") {
+  hand h;
+  hand_init(&h, 0.3, 0.2);
+  h.grid.width = h.grid.depth = 22;
+  h.grid.gx0 = h.grid.gz0 = -3;
+  op_error e;
+  OPT_CHECK(op_tilemap_init(&h.pm.map, &h.grid, 3, &e) == OP_OK);
+  static hchf c;
+  hchf_make(&c, &h.grid, 3, review_c);
+  op_settings s = sampling(6, 1);
+  int32_t star[15] = {8, 10, 0, 12, 10, 15, 1, 10, 6, 15, 10, 6, 4, 10, 15};
+  h.pm.verts = star;
+  h.pm.nverts = 5;
+  static const uint16_t p5[6] = {0, 1, 2, 3, 4, OP_PMESH_NULL};
+  memcpy(h.polys, p5, sizeof p5);
+  memset(h.neis, 0, sizeof h.neis);
+  op_detail_mesh d;
+  memset(&d, 0x5a, sizeof d);
+  OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_E_ARGUMENT);
+  OPT_CHECK(strcmp(e.field, "pmesh.polys[0]") == 0 && strcmp(e.value, "0") == 0);
+  OPT_CHECK(d.ndetail == 0x5a5a5a5au);
+  /* the same five points as the pentagon (8,0) (15,6) (12,15) (4,15) (1,6): it builds */
+  int32_t pent[15] = {8, 10, 0, 15, 10, 6, 12, 10, 15, 4, 10, 15, 1, 10, 6};
+  h.pm.verts = pent;
+  OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_OK && d.ndetail == 1);
+  op_detail_free(&d);
+  /* a vertex beyond the tile's own cells (x 17 > W_own 16), a row above 65535 */
+  pent[3] = 17;
+  OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_E_ARGUMENT &&
+            strcmp(e.field, "pmesh.polys[0]") == 0);
+  pent[3] = 15;
+  pent[4] = 65536;
+  OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_E_ARGUMENT &&
+            strcmp(e.field, "pmesh.polys[0]") == 0);
+  pent[4] = 65535;
+  OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_OK);
+  op_detail_free(&d);
+  pent[4] = 10;
+  /* the settings' two fields, by SPAN-030 rows 14 and 15, before anything else */
+  s.detail_sample_distance = NAN;
+  OPT_CHECK(op_detail_build(&s, &h.pm, NULL, &d, &e) == OP_E_RANGE &&
+            strcmp(e.field, "detail_sample_distance") == 0 && strcmp(e.value, "NaN") == 0);
+  s.detail_sample_distance = 0; /* no sampling, but the tolerance is still checked */
+  s.detail_sample_max_error = -1;
+  OPT_CHECK(op_detail_build(&s, &h.pm, NULL, &d, &e) == OP_E_RANGE &&
+            strcmp(e.field, "detail_sample_max_error") == 0 && strcmp(e.value, "-1") == 0);
+  /* sampling without a heightfield: argument chf */
+  s = sampling(6, 1);
+  OPT_CHECK(op_detail_build(&s, &h.pm, NULL, &d, &e) == OP_E_ARGUMENT &&
+            strcmp(e.field, "chf") == 0);
+}
+
+/* POLY-254 (review F5): the height bound is compared with the stored binary32 value. cs =
+** ch = 0.3, vertex rows 0 (Y = 0): a bump at row 16384 gives fl(16384 * 0.3), which is the
+** bound 16384 * CellSize itself in binary64, but rounds up to the binary32 4915.2001953125
+** above it: a limit naming cell_size. (Compared before the rounding it would pass.) Row
+** 16383 gives 4914.9 and passes. */
+static int32_t bump16384(int32_t x, int32_t z, int k) {
+  if (k) return 0;
+  return x >= 3 && x <= 4 && z >= 3 && z <= 4 ? 16384 : 0;
+}
+static int32_t bump16383(int32_t x, int32_t z, int k) {
+  if (k) return 0;
+  return x >= 3 && x <= 4 && z >= 3 && z <= 4 ? 16383 : 0;
+}
+OPT_TEST(detail_height_limit_f32, "POLY-254") {
+  volatile double cs = 0.3, r = 16384;
+  double bound = 16384.0 * cs, v = r * cs;
+  OPT_CHECK(v == bound && (double)(float)v > bound && (float)v == 4915.2001953125f);
+  hand h;
+  hand_init(&h, 0.3, 0.3);
+  for (int i = 0; i < 4; i++) h.verts[3 * i + 1] = 0;
+  static hchf c;
+  hchf_make(&c, &h.grid, 2, bump16384);
+  op_settings s = sampling(2, 1);
+  op_detail_mesh d;
+  op_error e;
+  OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_E_LIMIT);
+  OPT_CHECK(strcmp(e.field, "cell_size") == 0 && strcmp(e.value, "0.3") == 0);
+  hchf_make(&c, &h.grid, 2, bump16383);
+  OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_OK && d.nverts >= 1);
+  op_detail_free(&d);
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(detail_rule);
 OPT_RUN(detail_step);
@@ -1296,6 +1482,9 @@ OPT_RUN(detail_height_limit);
 OPT_RUN(detail_grid_mismatch);
 OPT_RUN(detail_random_fields);
 OPT_RUN(detail_polygon_independent);
+OPT_RUN(detail_review_example);
+OPT_RUN(detail_polygon_shape);
+OPT_RUN(detail_height_limit_f32);
 OPT_RUN(detail_properties_levels);
 OPT_RUN(detail_tile_seams);
 OPT_RUN(assemble_exact);
