@@ -26,7 +26,8 @@ static op_status dec_double(const opj *o, const char *key, const char *field, do
   return OP_OK;
 }
 
-/* SPAN-093: an integral number, then 0..2^32-1 (out_of_range naming it). */
+/* SPAN-093: an integral number, then 0..2^32-1 (out_of_range naming it, the value the
+** number's binary64 text, CONF-013). */
 static op_status dec_u32(const opj *o, const char *key, const char *field, uint32_t *out,
                          op_error *err) {
   const opj *v = opj_get(o, key);
@@ -54,7 +55,9 @@ static op_status dec_vec3(const opj *o, const char *key, const char *pre, double
   return OP_OK;
 }
 
-/* SPAN-093: one obstacle object at field pre; only the members of its shape are read. */
+/* SPAN-093, RT-152: one obstacle object at field pre; `shape` first (any value but the three
+** strings: argument, empty value), then only the members of its shape, in the order of its
+** form, each read whole (a malformed array item names the whole member). */
 op_status opd_obstacle_decode(const opj *o, const char *pre, op_obstacle *ob, op_error *err) {
   char f[96];
   op_status st;
@@ -84,7 +87,9 @@ op_status opd_obstacle_decode(const opj *o, const char *pre, op_obstacle *ob, op
   return OP_OK;
 }
 
-/* SPAN-093: one volume object at field pre. */
+/* SPAN-093, RT-152: one volume object at field pre: `points` (an array, {} is not one; its
+** length before its items), `ymin`, `ymax`, `area` (outside u32: out_of_range with the
+** number's binary64 text; above 63: out_of_range, here, before RT-040's checks). */
 op_status opd_volume_decode(const opj *o, const char *pre, op_convex_volume *v, op_error *err) {
   char f[96];
   op_status st;

@@ -90,7 +90,8 @@ static op_status answer(opd_session *ss, opd_pl_args *a, const op_pipeline_resul
   return st;
 }
 
-/* RT-150, RT-151: the args of build3d.<input>, then repair, then the cached build. */
+/* RT-150, RT-151: the args of build3d.<input> with every check made while reading them
+** (settings, input, chunk_size, columns), then repair, then the cached build. */
 static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error *err,
                           opd_pl_input input) {
   opd_pl_args a;

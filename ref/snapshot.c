@@ -464,7 +464,7 @@ static op_status parse(opsn_rd *r, opsn_slots *s) {
   for (uint32_t k = 0; k < nsec; k++) {
     uint32_t tag;
     if ((st = opsn_read_tag(r, k, &tag))) return st;
-    if (tag != OPSN_TAG_SLOT || k > 0) /* SNAP-005: SLOT, once */
+    if (tag != OPSN_TAG_SLOT || k > 0) /* SNAP-005, SNAP-024: SLOT, once */
       return opsn_fail_u(r, tag, k > 0 && tag == OPSN_TAG_SLOT ? "duplicate section"
                                                                : "unknown section tag",
                          "sections[%u].tag", k);

@@ -43,7 +43,7 @@ static void key_u64(key *k, uint64_t v) {
   key_put(k, b, 8);
 }
 
-/* RT-131: a -0.0 setting is written as +0.0. */
+/* RT-131: every f64 of the key (settings, origin_x, y0, origin_z) with -0.0 as +0.0. */
 static void key_f64(key *k, double v) {
   uint64_t u;
   if (v == 0) v = 0.0;
@@ -370,7 +370,7 @@ static op_status read_queue(opsn_rd *r, const op_tilecache *c, tc_new *t) {
   return OP_OK;
 }
 
-/* SNAP-016, SNAP-019 1 to 5, in byte order. */
+/* SNAP-016, SNAP-019 (d): steps 1 to 5, in byte order. */
 static op_status read_tcac(opsn_rd *r, const op_tilecache *c, tc_new *t) {
   op_status st = opsn_need(r, 8, "fingerprint");
   if (st) return st;
@@ -409,13 +409,14 @@ static op_status check_units(opsn_rd *r, const op_tilecache *c, const op_mesh *t
   return OP_OK;
 }
 
-/* SNAP-019: header, sections SLOT then TCAC, trailing bytes, units. */
+/* SNAP-019 (a) to (f), in byte order: header, SLOT section (payload before the second
+** section's tag), TCAC section, trailing bytes, then step 6 (units). */
 static op_status parse(opsn_rd *r, const op_tilecache *c, opsn_slots *s, tc_new *t) {
   static const uint32_t tags[2] = {OPSN_TAG_SLOT, OPSN_TAG_TCAC};
   uint32_t nsec;
   op_status st = opsn_read_header(r, &c->mesh->params, &nsec);
   if (st) return st;
-  if (nsec != 2) /* SNAP-020: a plain mesh snapshot is not a tile cache snapshot */
+  if (nsec != 2) /* SNAP-019 (a), SNAP-020: a plain mesh snapshot is not one (value 1) */
     return opsn_fail_u(r, nsec, "a tile cache snapshot has two sections", "nsections");
   for (uint32_t k = 0; k < 2; k++) {
     uint32_t tag;

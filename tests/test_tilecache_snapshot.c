@@ -1,6 +1,7 @@
 /*
 ** test_tilecache_snapshot.c -- unit tests of the tile cache's fingerprint and snapshots
-** (spec/build3d-runtime.md RT-130 .. RT-134; spec/navmesh-snapshot.md SNAP-016 .. SNAP-022).
+** (spec/build3d-runtime.md RT-130 .. RT-134; spec/navmesh-snapshot.md SNAP-016 .. SNAP-022,
+** SNAP-024), and the C argument rules of the cache (RT-002, RT-023, RT-024, RT-026).
 **
 ** Caches are real ones (op_pipeline_build_soup_cached) on generated levels: `terrain` with
 ** Humanoid settings, Layers and no detail sampling (layer-first path, RT-080), TileSize 16
@@ -417,7 +418,7 @@ OPT_TEST(fingerprint_mismatch, "SNAP-019") {
   op_trimesh_free(&L2.m);
 }
 
-/* SNAP-005, SNAP-020: a mesh-only load of a tile cache snapshot is rejected at
+/* SNAP-024, SNAP-020: a mesh-only load of a tile cache snapshot is rejected at
 ** `sections[1].tag` (TCAC as a u32) and changes nothing; a plain mesh snapshot is not a tile
 ** cache snapshot (`nsections` 1). */
 OPT_TEST(mesh_only_load, "SNAP-020") {
@@ -521,7 +522,11 @@ OPT_TEST(named_errors, "SNAP-019") {
   CASE(set32(c + vo + 4 + 88, 64), "volumes[0].area", "64");
   CASE(set32(c + vo + 4 + 88, 300), "volumes[0].area", "300");
   CASE(put_d(c + vo + 4 + 8 + 64, 2097153), "volumes[0].ymin", "2097153");
-  CASE(set32(c + qu, a->ntiles + 1), "nqueue", NULL);
+  {
+    char v[32];
+    snprintf(v, sizeof v, "%u", a->ntiles + 1); /* the count as read (SNAP-019, review E7) */
+    CASE(set32(c + qu, a->ntiles + 1), "nqueue", v);
+  }
   {
     char v[32];
     snprintf(v, sizeof v, "%d,%d", 1000, (int32_t)opm_rd_u32(sa.data + qu + 8));
@@ -578,6 +583,249 @@ OPT_TEST(tile_on_no_unit, "SNAP-019") {
   a->tiles[k].k.nunits = keep;
   op_bytes_free(&sa);
   op_tilecache_free(a);
+  op_trimesh_free(&L.m);
+}
+
+/* ------------------------------------------------------------ the C arguments, id limits */
+
+/* A flat solid-column level of n x n columns, one walkable span each, at origin o. */
+typedef struct flat {
+  uint32_t start[33 * 33];
+  op_solid_span spans[32 * 32];
+  op_solid_columns cols;
+} flat;
+
+static void flat_make(flat *f, uint32_t n, double ox, double oy, double oz) {
+  for (uint32_t i = 0; i < n * n; i++) {
+    f->start[i] = i;
+    f->spans[i].ymin = 0, f->spans[i].ymax = 2, f->spans[i].area = OP_AREA_WALKABLE;
+  }
+  f->start[n * n] = n * n;
+  f->cols.origin[0] = ox, f->cols.origin[1] = oy, f->cols.origin[2] = oz;
+  f->cols.width = f->cols.depth = n;
+  f->cols.col_start = f->start;
+  f->cols.nspans = n * n;
+  f->cols.spans = f->spans;
+}
+
+static op_tilecache *flat_cache(const op_settings *s, const flat *f) {
+  op_tilecache *c = NULL;
+  op_error e;
+  if (op_pipeline_build_heightfield_cached(s, &f->cols, NULL, NULL, &c, &e))
+    fprintf(stderr, "flat cache: %s %s %s\n", op_status_name(e.kind), e.field, e.message);
+  return c;
+}
+
+/* RT-131 (review B1): every f64 of the key is written with -0.0 as +0.0, the origin and y0
+** included: a heightfield cache at origin (-0, -0, -0) has the fingerprint and the snapshot
+** of one at (+0, +0, +0); moving the origin by one cell changes the fingerprint. */
+OPT_TEST(fingerprint_negative_zero_origin, "RT-131") {
+  op_settings s = settings(16);
+  flat *fp = calloc(1, sizeof *fp), *fn = calloc(1, sizeof *fn), *fm = calloc(1, sizeof *fm);
+  OPT_CHECK(fp && fn && fm);
+  if (!fp || !fn || !fm) return;
+  flat_make(fp, 32, 0.0, 0.0, 0.0);
+  flat_make(fn, 32, -0.0, -0.0, -0.0);
+  flat_make(fm, 32, s.cell_size, 0.0, 0.0);
+  op_tilecache *a = flat_cache(&s, fp), *b = flat_cache(&s, fn), *d = flat_cache(&s, fm);
+  OPT_CHECK(a && b && d);
+  if (a && b && d) {
+    OPT_CHECK(op_tilecache_fingerprint(a) == op_tilecache_fingerprint(b));
+    OPT_CHECK(op_tilecache_fingerprint(a) != op_tilecache_fingerprint(d));
+    op_bytes sa = tsave(a), sb = tsave(b);
+    OPT_CHECK(sa.len > 0 && same(&sa, &sb)); /* MESH-002 writes +0.0 too */
+    op_error e;
+    OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
+    op_bytes_free(&sa), op_bytes_free(&sb);
+  }
+  op_tilecache_free(a), op_tilecache_free(b), op_tilecache_free(d);
+  free(fp), free(fn), free(fm);
+}
+
+static int is_err(op_status st, const op_error *e, op_status kind, const char *field,
+                  const char *value) {
+  int ok = st == kind && !strcmp(e->field, field) && (!value || !strcmp(e->value, value));
+  if (!ok)
+    fprintf(stderr, "  got %s %s=%s, want %s %s=%s\n", op_status_name(st), e->field, e->value,
+            op_status_name(kind), field, value ? value : "*");
+  return ok;
+}
+
+/* RT-002 (review E11, W2): the C NULL arguments, their order and value texts; the functions
+** without op_error on a NULL cache; op_tilecache_queued out of range writes nothing. */
+OPT_TEST(null_arguments, "RT-002") {
+  level L;
+  op_settings s = settings(16);
+  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
+  op_tilecache *a = cache(&s, &L.soup);
+  if (!a) return;
+  op_error e;
+  op_obstacle o;
+  memset(&o, 0, sizeof o);
+  double m[3];
+  centre(&L, m);
+  o.shape = OP_OBSTACLE_CYLINDER, o.radius = 1, o.height = 40;
+  o.center[0] = m[0], o.center[1] = m[1] - 1, o.center[2] = m[2];
+  op_convex_volume v;
+  memset(&v, 0, sizeof v);
+  v.npoints = 3;
+  v.points[0][0] = m[0], v.points[0][1] = m[2];
+  v.points[1][0] = m[0] + 1, v.points[1][1] = m[2];
+  v.points[2][0] = m[0], v.points[2][1] = m[2] + 1;
+  v.ymin = m[1] - 1, v.ymax = m[1] + 40, v.area = 3;
+  uint32_t id = 0, k = 0;
+  op_bytes b = {NULL, 0};
+  /* cache first, before the other pointers */
+  OPT_CHECK(is_err(op_tilecache_add_obstacle(NULL, NULL, &id, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
+  OPT_CHECK(is_err(op_tilecache_add_volume(NULL, NULL, &id, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
+  OPT_CHECK(is_err(op_tilecache_remove_obstacle(NULL, 1, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
+  OPT_CHECK(is_err(op_tilecache_remove_volume(NULL, 1, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
+  OPT_CHECK(is_err(op_tilecache_update(NULL, 1, &k, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
+  OPT_CHECK(is_err(op_tilecache_update_all(NULL, &k, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
+  OPT_CHECK(is_err(op_tilecache_snapshot_save(NULL, NULL, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
+  OPT_CHECK(is_err(op_tilecache_snapshot_load(NULL, NULL, 5, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
+  OPT_CHECK(is_err(op_pipeline_build_soup_cached(NULL, NULL, NULL, NULL, NULL, &e), &e,
+                   OP_E_ARGUMENT, "cache", "NULL"));
+  /* then the other pointers */
+  OPT_CHECK(is_err(op_tilecache_add_obstacle(a, NULL, &id, &e), &e, OP_E_ARGUMENT, "obstacle", "null"));
+  OPT_CHECK(is_err(op_tilecache_add_volume(a, NULL, &id, &e), &e, OP_E_ARGUMENT, "volume", "null"));
+  OPT_CHECK(is_err(op_tilecache_snapshot_save(a, NULL, &e), &e, OP_E_ARGUMENT, "out", "NULL"));
+  OPT_CHECK(is_err(op_tilecache_snapshot_load(a, NULL, 5, &e), &e, OP_E_ARGUMENT, "data", "NULL"));
+  /* NULL data with len 0: the empty byte string (SNAP-003: magic does not fit at offset 0) */
+  OPT_CHECK(is_err(op_tilecache_snapshot_load(a, NULL, 0, &e), &e, OP_E_FORMAT, "magic", "0"));
+  /* NULL id and processed are allowed */
+  OPT_CHECK(op_tilecache_add_obstacle(a, &o, NULL, &e) == OP_OK);
+  OPT_CHECK(op_tilecache_add_volume(a, &v, NULL, &e) == OP_OK);
+  uint32_t n = op_tilecache_queue_length(a);
+  OPT_CHECK(n >= 1);
+  int32_t tx = 77, tz = 88;
+  OPT_CHECK(op_tilecache_queued(a, n, &tx, &tz) == 0 && tx == 77 && tz == 88);
+  OPT_CHECK(op_tilecache_queued(a, 0, NULL, &tz) == 1 && tz != 88);
+  OPT_CHECK(op_tilecache_update(a, 1, NULL, &e) == OP_OK && op_tilecache_queue_length(a) == n - 1);
+  OPT_CHECK(op_tilecache_update_all(a, NULL, &e) == OP_OK && op_tilecache_queue_length(a) == 0);
+  /* the functions without op_error on a NULL cache */
+  OPT_CHECK(op_tilecache_mesh(NULL) == NULL);
+  OPT_CHECK(op_tilecache_queue_length(NULL) == 0 && op_tilecache_repair(NULL) == 0);
+  OPT_CHECK(op_tilecache_fingerprint(NULL) == 0);
+  OPT_CHECK(op_tilecache_queued(NULL, 0, &tx, &tz) == 0);
+  op_tilecache_set_repair(NULL, 1);
+  op_tilecache_free(NULL);
+  op_bytes_free(&b);
+  op_tilecache_free(a);
+  op_trimesh_free(&L.m);
+}
+
+/* RT-023, RT-024 (review E3, E5): C's unknown shape is argument obstacle.shape with its
+** decimal value; a -0.0 radius, half.x or half.z is checked as given (value -0); a -0.0 in
+** a field that passes is stored as +0.0 (the snapshot equals that of the +0.0 obstacle). */
+OPT_TEST(obstacle_values, "RT-024") {
+  level L;
+  op_settings s = settings(16);
+  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
+  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+  if (!a || !b) return;
+  op_error e;
+  uint32_t id;
+  op_obstacle o;
+  memset(&o, 0, sizeof o);
+  o.shape = (op_obstacle_shape)5;
+  OPT_CHECK(is_err(op_tilecache_add_obstacle(a, &o, &id, &e), &e, OP_E_ARGUMENT, "obstacle.shape", "5"));
+  o.shape = OP_OBSTACLE_CYLINDER, o.center[0] = 3, o.center[2] = 3, o.radius = -0.0, o.height = 1;
+  OPT_CHECK(is_err(op_tilecache_add_obstacle(a, &o, &id, &e), &e, OP_E_RANGE, "obstacle.radius", "-0"));
+  memset(&o, 0, sizeof o);
+  o.shape = OP_OBSTACLE_ORIENTED_BOX, o.center[0] = 3, o.center[2] = 3;
+  o.half[0] = 1, o.half[1] = 1, o.half[2] = -0.0;
+  OPT_CHECK(is_err(op_tilecache_add_obstacle(a, &o, &id, &e), &e, OP_E_RANGE, "obstacle.half.z", "-0"));
+  o.half[2] = 1, o.half[1] = -0.0, o.yaw = -0.0, o.center[1] = -0.0;
+  OPT_CHECK(op_tilecache_add_obstacle(a, &o, &id, &e) == OP_OK && id == 1);
+  o.half[1] = 0.0, o.yaw = 0.0, o.center[1] = 0.0;
+  OPT_CHECK(op_tilecache_add_obstacle(b, &o, &id, &e) == OP_OK && id == 1);
+  op_bytes sa = tsave(a), sb = tsave(b);
+  OPT_CHECK(same(&sa, &sb));
+  op_bytes_free(&sa), op_bytes_free(&sb);
+  op_tilecache_free(a);
+  op_tilecache_free(b);
+  op_trimesh_free(&L.m);
+}
+
+/* RT-026, RT-040, RT-130, SNAP-020 (review: the id limits are reachable): a snapshot whose
+** next ids are 4294967294 restores; the adds hand out 4294967294 and then fail with limit
+** obstacle_id (volume_id), value 4294967295, changing nothing. */
+OPT_TEST(id_limits_after_restore, "RT-026") {
+  level L;
+  op_settings s = settings(16);
+  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
+  op_tilecache *a = cache(&s, &L.soup);
+  if (!a) return;
+  op_bytes sa = tsave(a);
+  size_t t = tcac_at(&sa);
+  put_le(sa.data + t + 8, 4294967294u, 4);
+  put_le(sa.data + t + 12, 4294967294u, 4);
+  op_error e;
+  OPT_CHECK(op_tilecache_snapshot_load(a, sa.data, sa.len, &e) == OP_OK);
+  op_obstacle o;
+  memset(&o, 0, sizeof o);
+  o.shape = OP_OBSTACLE_CYLINDER, o.center[0] = 3, o.center[2] = 3, o.radius = 1, o.height = 1;
+  op_convex_volume v;
+  memset(&v, 0, sizeof v);
+  v.npoints = 3;
+  v.points[1][0] = 1, v.points[2][1] = 1, v.ymax = 1, v.area = 3;
+  uint32_t id = 0;
+  OPT_CHECK(op_tilecache_add_obstacle(a, &o, &id, &e) == OP_OK && id == 4294967294u);
+  OPT_CHECK(op_tilecache_add_volume(a, &v, &id, &e) == OP_OK && id == 4294967294u);
+  op_bytes t0 = tsave(a);
+  OPT_CHECK(is_err(op_tilecache_add_obstacle(a, &o, &id, &e), &e, OP_E_LIMIT, "obstacle_id", "4294967295"));
+  OPT_CHECK(is_err(op_tilecache_add_volume(a, &v, &id, &e), &e, OP_E_LIMIT, "volume_id", "4294967295"));
+  /* RT-026: RT-023's checks come first */
+  o.radius = 0;
+  OPT_CHECK(is_err(op_tilecache_add_obstacle(a, &o, &id, &e), &e, OP_E_RANGE, "obstacle.radius", "0"));
+  op_bytes t1 = tsave(a);
+  OPT_CHECK(same(&t0, &t1));
+  /* RT-130: a removed id is unknown; a restore of the first snapshot lowers the next ids */
+  OPT_CHECK(op_tilecache_remove_obstacle(a, 4294967294u, &e) == OP_OK);
+  OPT_CHECK(is_err(op_tilecache_remove_obstacle(a, 4294967294u, &e), &e, OP_E_ARGUMENT, "id", "4294967294"));
+  put_le(sa.data + t + 8, 1, 4);
+  put_le(sa.data + t + 12, 1, 4);
+  OPT_CHECK(op_tilecache_snapshot_load(a, sa.data, sa.len, &e) == OP_OK);
+  o.radius = 1;
+  OPT_CHECK(op_tilecache_add_obstacle(a, &o, &id, &e) == OP_OK && id == 1);
+  op_bytes_free(&sa), op_bytes_free(&t0), op_bytes_free(&t1);
+  op_tilecache_free(a);
+  op_trimesh_free(&L.m);
+}
+
+/* SNAP-019 (review E8): the checks run in byte order, so a bad SLOT payload is reported
+** even when the second section's tag is wrong too; (review E7) a range failure carries the
+** field's value as read. */
+OPT_TEST(byte_order_and_values, "SNAP-019") {
+  level L;
+  op_settings s = settings(16);
+  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
+  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+  if (!a || !b) return;
+  busy(a, &L, 0);
+  op_bytes sa = tsave(a);
+  uint8_t *c = malloc(sa.len);
+  size_t t = tcac_at(&sa), ob = t + 20;
+  memcpy(c, sa.data, sa.len);
+  put_le(c + 88, 4294967295u, 4); /* SLOT nfree, SNAP-012 */
+  memcpy(c + t - 16, "XXXX", 4);
+  OPT_CHECK(fails_unchanged(b, c, sa.len, OP_E_FORMAT, "nfree", "4294967295"));
+  memcpy(c, sa.data, sa.len);
+  memcpy(c + t - 16, "XXXX", 4);
+  char tag[16];
+  snprintf(tag, sizeof tag, "%u", (unsigned)('X' | 'X' << 8 | 'X' << 16 | (uint32_t)'X' << 24));
+  OPT_CHECK(fails_unchanged(b, c, sa.len, OP_E_FORMAT, "sections[1].tag", tag));
+  memcpy(c, sa.data, sa.len);
+  put_le(c + t + 16, 65537, 4);
+  OPT_CHECK(fails_unchanged(b, c, sa.len, OP_E_FORMAT, "nobstacles", "65537"));
+  memcpy(c, sa.data, sa.len);
+  put_le(c + ob + 4, 7, 4);
+  OPT_CHECK(fails_unchanged(b, c, sa.len, OP_E_FORMAT, "obstacles[0].shape", "7"));
+  free(c);
+  op_bytes_free(&sa);
+  op_tilecache_free(a);
+  op_tilecache_free(b);
   op_trimesh_free(&L.m);
 }
 
@@ -791,6 +1039,11 @@ OPT_RUN(mesh_only_load);
 OPT_RUN(cache_mesh_refuses_restore);
 OPT_RUN(named_errors);
 OPT_RUN(tile_on_no_unit);
+OPT_RUN(fingerprint_negative_zero_origin);
+OPT_RUN(null_arguments);
+OPT_RUN(obstacle_values);
+OPT_RUN(id_limits_after_restore);
+OPT_RUN(byte_order_and_values);
 OPT_RUN(truncation);
 OPT_RUN(corruption);
 OPT_RUN(artifact_parts);

@@ -22,14 +22,17 @@
 --     tilecache.snapshot_save unchanged (RT-133, SNAP-021, CONF-014);
 --   * the repair switched off gives the same bytes (RT-106, RT-107);
 --   * -0.0 is stored as +0.0 (RT-024); an edit on a queued, unchanged tile stays (RT-066);
---   * the handle rules of RT-151 (cache, mesh = cache + 1, tiles; the mesh handle borrowed).
+--   * the handle rules of RT-151 (cache, mesh = cache + 1, tiles; the mesh handle borrowed);
+--   * the id limits (RT-026, RT-040) through a restored snapshot whose next ids are
+--     4294967294 and 4294967295; RT-152's decoding order and values; the refusal of the
+--     cache's mesh after every argument is read (MESH-018, SNAP-023).
 local LEVELS = require("pipeline3d").LEVELS
 
 local M = {}
 
 M.CLAUSES = {
   "RT-010", "RT-011", "RT-012", "RT-013", "RT-014", "RT-015", "RT-016", "RT-017", "RT-018",
-  "RT-020", "RT-021", "RT-022", "RT-023", "RT-024", "RT-025", "RT-027",
+  "RT-020", "RT-021", "RT-022", "RT-023", "RT-024", "RT-025", "RT-026", "RT-027",
   "RT-040", "RT-041", "RT-042", "RT-043", "RT-050", "RT-051", "RT-052", "RT-053",
   "RT-060", "RT-062", "RT-063", "RT-065", "RT-066",
   "RT-080", "RT-081", "RT-083", "RT-084", "RT-085", "RT-086", "RT-088",
@@ -37,6 +40,7 @@ M.CLAUSES = {
   "RT-130", "RT-131", "RT-132", "RT-133", "RT-134",
   "RT-150", "RT-151", "RT-152", "RT-153",
   "SNAP-016", "SNAP-017", "SNAP-018", "SNAP-019", "SNAP-020", "SNAP-021", "SNAP-022",
+  "SNAP-023", "SNAP-024", "MESH-018",
 }
 
 -- ------------------------------------------------------------------ the shapes per level
@@ -294,7 +298,7 @@ local function errors_unchanged(t, c, tag, cases)
   end
 end
 
-local function obstacle_errors(c)
+local function obstacle_errors(c, t_array)
   local function add(o) return { cache = c.cache, obstacle = o } end
   local function vol(v) return { cache = c.cache, volume = v } end
   local sq = { { 1, 1 }, { 2, 1 }, { 2, 2 }, { 1, 2 } }
@@ -326,6 +330,18 @@ local function obstacle_errors(c)
     { A, add({ shape = "cylinder", center = { 1, 0, 1 }, height = 1 }), { kind = "argument", field = "obstacle.radius", value = "" } },
     { A, add({ shape = "box", bmin = { 1, 0, 1 } }), { kind = "argument", field = "obstacle.bmax", value = "" } },
     { A, add({ shape = "oriented_box", center = { 1, 0, 1 }, half = { 1, 1, 1 } }), { kind = "argument", field = "obstacle.yaw", value = "" } },
+    -- RT-152: shape first (any other value, the empty value), then the shape's members in
+    -- order, each read whole (a malformed item names the whole array)
+    { A, add({ shape = 1, center = { 1, 0, 1 }, radius = 1, height = 1 }), { kind = "argument", field = "obstacle.shape", value = "" } },
+    { A, add({ center = { 1, 0, 1 }, radius = 1, height = 1 }), { kind = "argument", field = "obstacle.shape", value = "" } },
+    { A, add({ shape = "cylinder", height = 1 }), { kind = "argument", field = "obstacle.center", value = "" } },
+    { A, add({ shape = "cylinder", center = { 1, "0", 1 }, radius = 1, height = 1 }), { kind = "argument", field = "obstacle.center", value = "" } },
+    { A, add({ shape = "box", bmin = { 1, 0 }, bmax = "x" }), { kind = "argument", field = "obstacle.bmin", value = "" } },
+    { A, add({ shape = "oriented_box", center = { 1, 0, 1 }, half = { 1, 1, 1, 1 }, yaw = "a" }), { kind = "argument", field = "obstacle.half", value = "" } },
+    -- RT-024: -0.0 is replaced after RT-023's checks, which report it as -0
+    { A, add({ shape = "cylinder", center = { 1, 0, 1 }, radius = -0.0, height = 1 }), R("obstacle.radius", "-0") },
+    { A, add({ shape = "oriented_box", center = { 1, 0, 1 }, half = { -0.0, 1, 1 }, yaw = 0.5 }), R("obstacle.half.x", "-0") },
+    { A, add({ shape = "oriented_box", center = { 1, 0, 1 }, half = { 1, 1, -0.0 }, yaw = 0.5 }), R("obstacle.half.z", "-0") },
     -- RT-040 (SPAN-031 with the prefix volume.)
     { V, vol({ points = { { 1, 1 }, { 2, 1 } }, ymin = 0, ymax = 1, area = 0 }), R("volume.npoints", "2") },
     { V, vol({ points = { { 1, 1 }, { 2, 1 }, { 2, 0 / 0 } }, ymin = 0, ymax = 1, area = 0 }), R("volume.points[2].z", "NaN") },
@@ -341,6 +357,18 @@ local function obstacle_errors(c)
     { V, vol({ points = "sq", ymin = 0, ymax = 1, area = 0 }), { kind = "argument", field = "volume.points", value = "" } },
     { V, vol({ points = { { 1, 1 }, { 2, 1 }, { 2 } }, ymin = 0, ymax = 1, area = 0 }), { kind = "argument", field = "volume.points[2]", value = "" } },
     { V, vol({ points = sq, ymin = 0, area = 0 }), { kind = "argument", field = "volume.ymax", value = "" } },
+    -- RT-152: `points` not an array ({} included); its length before its items; `area`
+    -- outside u32 is out_of_range with the number's text, not integral argument; an area
+    -- above 63 is reported while decoding, before a bad point (C reports the point first)
+    { V, vol({ points = {}, ymin = 0, ymax = 1, area = 0 }), { kind = "argument", field = "volume.points", value = "" } },
+    { V, vol({ points = t_array({}), ymin = 0, ymax = 1, area = 0 }), R("volume.npoints", "0") },
+    { V, vol({ points = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13 }, ymin = 0, ymax = 1, area = 0 }), R("volume.npoints", "13") },
+    { V, vol({ points = { { 1, 1 }, { 2, 1 }, { 2, 0 / 0 } }, ymin = 0, ymax = 1, area = 64 }), R("volume.area", "64") },
+    { V, vol({ points = sq, ymin = 0, ymax = 1, area = -1 }), R("volume.area", "-1") },
+    { V, vol({ points = sq, ymin = 0, ymax = 1, area = 4294967296 }), R("volume.area", "4294967296") },
+    { V, vol({ points = sq, ymin = 0, ymax = 1, area = 1.5 }), { kind = "argument", field = "volume.area", value = "" } },
+    { V, vol({ points = sq, ymin = 0, ymax = 1, area = "3" }), { kind = "argument", field = "volume.area", value = "" } },
+    { V, vol({ points = sq, ymin = 0, ymax = 1 }), { kind = "argument", field = "volume.area", value = "" } },
   }
 end
 
@@ -377,6 +405,12 @@ local function mesh_errors(c, r, snapshot)
     { "mesh.replace_tile", { mesh = c.mesh, tile = ti.tile }, arg },
     { "mesh.remove_tile", { mesh = c.mesh, x = ti.x, z = ti.z, layer = ti.layer }, arg },
     { "mesh.snapshot_load", { mesh = c.mesh, bytes = snapshot }, arg },
+    -- MESH-018, SNAP-023, MESH-051: the refusal is the op's first own check, after every
+    -- argument has been read
+    { "mesh.add_tile", { mesh = c.mesh, tile = 999999 }, { kind = "argument", field = "tile", value = "999999" } },
+    { "mesh.replace_tile", { mesh = c.mesh }, { kind = "argument", field = "tile", value = "" } },
+    { "mesh.remove_tile", { mesh = c.mesh, x = "a", z = ti.z, layer = ti.layer }, { kind = "argument", field = "x", value = "" } },
+    { "mesh.snapshot_load", { mesh = c.mesh, bytes = "xyz" }, { kind = "argument", field = "bytes", value = "" } },
   }
 end
 
@@ -441,9 +475,23 @@ local function history(t, level, s, repair, record, checks)
   local mq = m:copy()
 
   if checks then
-    errors_unchanged(t, c, level .. " queued", obstacle_errors(c))
+    errors_unchanged(t, c, level .. " queued", obstacle_errors(c, function(x) return t:array(x) end))
     errors_unchanged(t, c, level .. " queued", id_errors(c, m, r.tiles[1].tile))
     errors_unchanged(t, c, level .. " queued", mesh_errors(c, r, sq))
+    -- RT-151: the build ops check what build3d.* check while reading (settings, input,
+    -- chunk_size, columns) before `repair`, and `repair` before the build runs
+    local bad = "yes"
+    errors_unchanged(t, c, level .. " build args", {
+      { "tilecache.heightfield", { preset = "Humanoid", repair = bad, columns = { origin = { 0, 0, 0 },
+          width = 1, depth = 1, spans = { { { 5, 2, 63 } } } } },
+        { kind = "out_of_range", field = "columns.spans[0].ymax", value = "2" } },
+      { "tilecache.chunk", { preset = "Humanoid", level = L, chunk_size = -1, repair = bad },
+        { kind = "out_of_range", field = "chunk_size", value = "-1" } },
+      { "tilecache.soup", { preset = "Humanoid", partition = "x", level = L, repair = bad },
+        { kind = "argument", field = "partition", value = "" } },
+      { "tilecache.soup", { preset = "Humanoid", level = L, repair = bad },
+        { kind = "argument", field = "repair", value = "" } },
+    })
     -- RT-060: max_tiles 0 does nothing
     m:update(c, 0, level .. " update 0")
     t:check(snap(t, c) == sq, level .. ": Update(0) changes nothing (RT-060)")
@@ -570,10 +618,74 @@ local function other_caches(t, c, level, s, other)
     { "tilecache.snapshot_load", { cache = c.cache, bytes = snap(t, { cache = o.cache }) },
       { kind = "format", field = "params.tiling.origin[1]" } },
   })
-  -- SNAP-005: a plain mesh refuses the tile cache snapshot
+  -- SNAP-024: a plain mesh refuses the tile cache snapshot at its second tag (TCAC as a u32)
   local p = t:call("build3d.soup", { preset = "Humanoid", partition = "layers",
                                      detail_sample_distance = 0, level = LEVELS[level] })
-  t:expect_error("mesh.snapshot_load", { mesh = p.mesh, bytes = mine }, { kind = "format", field = "sections[1].tag" })
+  t:expect_error("mesh.snapshot_load", { mesh = p.mesh, bytes = mine },
+                 { kind = "format", field = "sections[1].tag", value = "1128350548" })
+end
+
+-- ------------------------------------------------------------------ the id limits
+
+-- A snapshot's hex text with the u32 at byte offset `off` replaced by `v` (little-endian).
+local function hex_set_u32(hex, off, v)
+  local b = string.pack("<I4", v)
+  local h = b:gsub(".", function(ch) return string.format("%02x", ch:byte()) end)
+  return hex:sub(1, 2 * off) .. h .. hex:sub(2 * off + 9)
+end
+
+-- The byte offset of the TCAC payload: the 72-byte header, the SLOT section (16-byte header,
+-- its length at header offset 8), the TCAC section header (SNAP-002, SNAP-005, SNAP-016).
+local function tcac_at(hex)
+  local len0 = string.unpack("<I8", unhex(hex:sub(2 * 80 + 1, 2 * 88)))
+  return 72 + 16 + len0 + 16
+end
+
+-- RT-026, RT-040, RT-130 through SNAP-019 step 2: a snapshot whose next ids are near the end
+-- of the u32 range restores (any id at least 1 passes); the adds then hand out 4294967294
+-- and fail with limit `obstacle_id` (`volume_id`), value 4294967295, after RT-023's checks;
+-- a removed id stays unknown; restoring the saved snapshot gives back the state.
+local function id_limits(t, c, level)
+  local sh = M.SHAPES[level]
+  local s0, m0 = snap(t, c), save(t, c)
+  local at = tcac_at(s0)
+  local near = hex_set_u32(hex_set_u32(s0, at + 8, 4294967294), at + 12, 4294967294)
+  local used = hex_set_u32(hex_set_u32(s0, at + 8, 4294967295), at + 12, 4294967295)
+  t:call("tilecache.snapshot_load", { cache = c.cache, bytes = near })
+  t:check(snap(t, c) == near, level .. ": next ids 4294967294 restore and save back (SNAP-019, SNAP-022)")
+  local a = t:call("tilecache.add_obstacle", { cache = c.cache, obstacle = sh.cylinder })
+  local v = t:call("tilecache.add_volume", { cache = c.cache, volume = sh.swamp })
+  t:check(a.id == 4294967294 and v.id == 4294967294, level .. ": the last ids are 4294967294 (RT-026, RT-040)")
+  errors_unchanged(t, c, level .. " ids used up", {
+    { "tilecache.add_obstacle", { cache = c.cache, obstacle = sh.box },
+      { kind = "limit", field = "obstacle_id", value = "4294967295" } },
+    { "tilecache.add_volume", { cache = c.cache, volume = sh.hole },
+      { kind = "limit", field = "volume_id", value = "4294967295" } },
+    { "tilecache.add_obstacle", { cache = c.cache, obstacle = { shape = "cylinder", center = { 1, 0, 1 }, radius = 0, height = 1 } },
+      { kind = "out_of_range", field = "obstacle.radius", value = "0" } },
+  })
+  t:call("tilecache.remove_obstacle", { cache = c.cache, id = a.id })
+  errors_unchanged(t, c, level .. " last id removed", {
+    { "tilecache.remove_obstacle", { cache = c.cache, id = a.id },
+      { kind = "argument", field = "id", value = "4294967294" } },
+    { "tilecache.add_obstacle", { cache = c.cache, obstacle = sh.box },
+      { kind = "limit", field = "obstacle_id", value = "4294967295" } },
+  })
+  t:call("tilecache.snapshot_load", { cache = c.cache, bytes = used })
+  errors_unchanged(t, c, level .. " ids used up by the snapshot", {
+    { "tilecache.add_obstacle", { cache = c.cache, obstacle = sh.cylinder },
+      { kind = "limit", field = "obstacle_id", value = "4294967295" } },
+    { "tilecache.add_volume", { cache = c.cache, volume = sh.swamp },
+      { kind = "limit", field = "volume_id", value = "4294967295" } },
+  })
+  -- SNAP-019 step 2: a next id of 0 is refused with the value 0
+  errors_unchanged(t, c, level .. " next id 0", {
+    { "tilecache.snapshot_load", { cache = c.cache, bytes = hex_set_u32(s0, at + 8, 0) },
+      { kind = "format", field = "next_obstacle_id", value = "0" } },
+  })
+  -- RT-130: a restore sets the next ids again
+  t:call("tilecache.snapshot_load", { cache = c.cache, bytes = s0 })
+  t:check(snap(t, c) == s0 and save(t, c) == m0, level .. ": the saved state restores (RT-133)")
 end
 
 -- ------------------------------------------------------------------ the queue's edge
@@ -759,6 +871,7 @@ function M.scenario(level, other)
       edge_probe(t, level, s)
       other_inputs(t, level, s)
       other_caches(t, c, level, s, other)
+      id_limits(t, c, level)
       handles(t, c, level)
       handles_cache_first(t, level, s)
     end,
