@@ -266,8 +266,9 @@ static op_status read_obstacle(opsn_rd *r, const op_tilecache *c, uint32_t next,
   if (op_obst_validate(&o, prefix, &e)) return as_format(r, &e); /* SPAN-033's order */
   out->id = id;
   out->o = o;
-  if (op_obst_prepare(&o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &out->prep, &e))
-    return as_format(r, &e); /* not reached: o is valid and the cache's grid is */
+  /* SNAP-020: grown and boxed as AddObstacle does (RT-020, RT-025); validated above by
+  ** SPAN-033 only, as AddObstacle validates (RT-023), so no stricter rule applies here */
+  op_obst_prepare_valid(&o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &out->prep);
   return OP_OK;
 }
 

@@ -748,6 +748,38 @@ OPT_TEST(obstacle_values, "RT-024") {
   op_trimesh_free(&L.m);
 }
 
+/* SNAP-019, SNAP-022 (found by fuzz/history, input snapshot-half-z): every obstacle that
+** AddObstacle accepts (SPAN-033's rule: sizes finite and positive, extents within 2^21; a
+** size itself may exceed 2^21) restores from the cache's own snapshot. The restore once
+** re-validated with a stricter rule and refused its own snapshot. */
+OPT_TEST(restore_accepts_what_add_accepts, "SNAP-022") {
+  level L;
+  op_settings s = settings(16);
+  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
+  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+  if (!a || !b) return;
+  op_error e;
+  uint32_t id;
+  op_obstacle o;
+  memset(&o, 0, sizeof o); /* an oriented box thin on x, half.z above 2^21, turned ~90 deg */
+  o.shape = OP_OBSTACLE_ORIENTED_BOX, o.center[0] = 4, o.center[1] = 1.5, o.center[2] = 13;
+  o.half[0] = 0.609375, o.half[1] = 3, o.half[2] = 2097152.5, o.yaw = 1e6;
+  op_status st = op_tilecache_add_obstacle(a, &o, &id, &e);
+  memset(&o, 0, sizeof o); /* a cylinder taller than 2^21 standing at -2^21 */
+  o.shape = OP_OBSTACLE_CYLINDER, o.center[0] = 3, o.center[1] = -2097152.0, o.center[2] = 3;
+  o.radius = 1, o.height = 2097152.0 + 2;
+  OPT_CHECK(op_tilecache_add_obstacle(a, &o, &id, &e) == OP_OK);
+  op_bytes sa = tsave(a);
+  OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
+  op_bytes sb = tsave(b);
+  OPT_CHECK(same(&sa, &sb));
+  OPT_CHECK(b->nobst == (st == OP_OK ? 2u : 1u));
+  op_bytes_free(&sa), op_bytes_free(&sb);
+  op_tilecache_free(a);
+  op_tilecache_free(b);
+  op_trimesh_free(&L.m);
+}
+
 /* RT-026, RT-040, RT-130, SNAP-020 (review: the id limits are reachable): a snapshot whose
 ** next ids are 4294967294 restores; the adds hand out 4294967294 and then fail with limit
 ** obstacle_id (volume_id), value 4294967295, changing nothing. */
@@ -1042,6 +1074,7 @@ OPT_RUN(tile_on_no_unit);
 OPT_RUN(fingerprint_negative_zero_origin);
 OPT_RUN(null_arguments);
 OPT_RUN(obstacle_values);
+OPT_RUN(restore_accepts_what_add_accepts);
 OPT_RUN(id_limits_after_restore);
 OPT_RUN(byte_order_and_values);
 OPT_RUN(truncation);
