@@ -3,12 +3,20 @@
 ** slots and generations, polygon references, stitching, run-time polygon edits and
 ** the canonical whole-mesh serialization.
 **
-** Tiles are used only through the public tile API (op_tile_view, op_tile_save,
-** op_tile_load). Every operation either completes or leaves the mesh unchanged (MESH-001).
+** Tiles are used only through the public tile API (op_tile_view, op_tile_save) and
+** op_tile_clone (a copy of a valid tile, ref/tile.c). Every operation either completes or
+** leaves the mesh unchanged (MESH-001).
 ** opm_batch (mesh_internal.h) applies several adds, replaces and removes as one
 ** all-or-nothing step: it plans the final slots in a copy of the slot array, allocates
 ** every tile copy, polygon state and link array, and only then commits (for the tile cache,
 ** RT-065).
+**
+** Stitching (MESH-020..MESH-024) is kept cheap for the tile cache's frequent swaps: each
+** tile's portal edges are listed once by side when it enters the mesh (opm_occ.portals),
+** a relink finds a neighbouring column's tiles through a column index sorted by
+** (z, x, layer) instead of scanning every slot, and a batch recomputes, for a tile next to
+** a changed column, only the links of its edges facing one. None of this changes which
+** links are made or their order.
 */
 #include <math.h>
 #include <stdio.h>
@@ -179,6 +187,7 @@ static void occ_free(opm_occ *o) {
   free(o->flags);
   free(o->area);
   free(o->links);
+  free(o->portals);
   free(o);
 }
 
@@ -239,8 +248,45 @@ opm_slot *opm_append(op_mesh *m, uint32_t s, uint32_t gen) {
   return insert_slot(m, m->nslots, s, gen);
 }
 
+/* MESH-021, MESH-022: edge j of polygon Q lies on side s (its code is 0x8000 | s exactly);
+** its interval [b0, b1] along the side's axis. */
+static void portal_at(const op_tile_desc *v, uint32_t q, uint32_t j, unsigned s,
+                      opm_portal *out) {
+  const op_poly_desc *Q = &v->polys[q];
+  const int k = (s & 1u) ? 0 : 2; /* MESH-022: along x for sides 1, 3; along z for 0, 2 */
+  const float *wa = &v->verts[3 * Q->verts[j]];
+  const float *wb = &v->verts[3 * Q->verts[(j + 1) % Q->nverts]];
+  out->q = q, out->j = j;
+  out->b0 = wb[k] < wa[k] ? wb[k] : wa[k];
+  out->b1 = wb[k] > wa[k] ? wb[k] : wa[k];
+}
+
+/* The portal edges of tile v by side (opm_occ.portals, .side_at in o) and the count of its
+** edges that are not walls (.nlinked). 0, or -1 (no memory). */
+static int portals_make(const op_tile_desc *v, opm_occ *o, opm_alloc *al) {
+  uint32_t count[4] = {0, 0, 0, 0};
+  o->nlinked = 0;
+  for (uint32_t q = 0; q < v->npolys; q++)
+    for (uint32_t j = 0; j < v->polys[q].nverts; j++) {
+      o->nlinked += v->polys[q].neis[j] != OP_NEI_WALL;
+      if ((v->polys[q].neis[j] & ~3u) == OP_NEI_PORTAL) count[v->polys[q].neis[j] & 3u]++;
+    }
+  o->side_at[0] = 0;
+  for (unsigned s = 0; s < 4; s++) o->side_at[s + 1] = o->side_at[s] + count[s];
+  o->portals = al_malloc(al, ((size_t)o->side_at[4] + 1) * sizeof *o->portals);
+  if (!o->portals) return -1;
+  uint32_t at[4] = {o->side_at[0], o->side_at[1], o->side_at[2], o->side_at[3]};
+  for (uint32_t q = 0; q < v->npolys; q++)
+    for (uint32_t j = 0; j < v->polys[q].nverts; j++) {
+      unsigned c = v->polys[q].neis[j];
+      if ((c & ~3u) == OP_NEI_PORTAL) portal_at(v, q, j, c & 3u, &o->portals[at[c & 3u]++]);
+    }
+  return 0;
+}
+
 /* The state of tile t entering the mesh: t (owned from then on), its view, each polygon's
-** flags and area from the tile's own (MESH-030), no links. NULL: no memory (t not taken). */
+** flags and area from the tile's own (MESH-030), its portal edges, no links. NULL: no
+** memory (t not taken). */
 static opm_occ *occ_new(op_tile *t, opm_alloc *al) {
   op_tile_desc v;
   op_tile_view(t, &v);
@@ -248,9 +294,10 @@ static opm_occ *occ_new(op_tile *t, opm_alloc *al) {
   opm_occ *o = al_calloc(al, 1, sizeof *o);
   uint16_t *fl = o ? al_malloc(al, n * sizeof *fl) : NULL;
   uint8_t *ar = fl ? al_malloc(al, n) : NULL;
-  if (!ar) {
+  if (!ar || portals_make(&v, o, al)) {
     free(o);
     free(fl);
+    free(ar);
     return NULL;
   }
   for (uint32_t i = 0; i < v.npolys; i++) { /* MESH-030: edits start from the tile's values */
@@ -301,12 +348,13 @@ typedef struct link_vec {
   uint32_t n, cap;
   int oom;
   opm_alloc *al; /* a batch's allocation hook, or NULL */
+  uint32_t first; /* the capacity of the first allocation */
 } link_vec;
 
 static void lv_push(link_vec *lv, const opm_link *l) {
   if (lv->oom) return;
   if (lv->n == lv->cap) {
-    uint32_t cap = lv->cap ? lv->cap * 2 : 16;
+    uint32_t cap = lv->cap ? lv->cap * 2 : lv->first;
     opm_link *p = al_realloc(lv->al, lv->v, (size_t)cap * sizeof *p);
     if (!p) { lv->oom = 1; return; }
     lv->v = p;
@@ -325,78 +373,180 @@ static double edge_y(float pa, double ya, float pb, double yb, float u) {
   return ya + (yb - ya) * t;
 }
 
-/* Positions (in m->slots) of the tiles at column (x, z), ascending by layer (MESH-021,
-** MESH-024). */
-static uint32_t column_tiles(const op_mesh *m, int64_t x, int64_t z, uint32_t *out) {
-  uint32_t n = 0;
-  if (x < INT32_MIN || x > INT32_MAX || z < INT32_MIN || z > INT32_MAX) return 0;
-  for (uint32_t i = 0; i < m->nslots; i++) {
-    const opm_occ *o = m->slots[i].occ;
-    if (!o || o->view.x != x || o->view.z != z) continue;
-    uint32_t k = n++;
-    while (k > 0 && m->slots[out[k - 1]].occ->view.layer > o->view.layer) {
-      out[k] = out[k - 1];
-      k--;
-    }
-    out[k] = i;
-  }
-  return n;
+/* A column index: occupied slots sorted by their tile's (z, x, layer), so that the tiles of
+** a column, ascending by layer (MESH-021, MESH-024), are one run found by binary search.
+** (x, z, layer) is unique in a mesh (MESH-012), so the order is total. It is the order in
+** which a tiled build adds its tiles (rows of z, then x, then layers), hence usually the
+** slots' own order. */
+typedef struct col_ent {
+  int32_t x, z, layer;
+  uint32_t pos; /* position in m->slots */
+} col_ent;
+
+typedef struct col_index {
+  col_ent *e; /* the allocation */
+  col_ent *s; /* the n entries, sorted (in e) */
+  uint32_t n;
+} col_index;
+
+static int ent_less(const col_ent *p, const col_ent *q) {
+  if (p->z != q->z) return p->z < q->z;
+  if (p->x != q->x) return p->x < q->x;
+  return p->layer < q->layer;
 }
 
-/* MESH-020..MESH-024: all links of the polygons of the stored slot at position s, in
-** canonical order. Off-mesh link slots of the tile take no part (MESH-025). */
-static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_link **out,
-                         uint32_t *nout, opm_alloc *al) {
+/* Sorts e[0..n) by ent_less: nothing to do when they are in order already (the usual
+** case), else a bottom-up merge sort through tmp (n entries). Returns the array that holds
+** the result (e or tmp). */
+static col_ent *ent_sort(col_ent *e, col_ent *tmp, uint32_t n) {
+  uint32_t i = 1;
+  while (i < n && ent_less(&e[i - 1], &e[i])) i++;
+  if (i >= n) return e;
+  for (uint32_t w = 1; w < n; w *= 2) {
+    for (uint32_t lo = 0; lo < n; lo += 2 * w) { /* merge [lo, mid) and [mid, hi) */
+      uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+      uint32_t a = lo, b = mid, k = lo;
+      while (a < mid && b < hi) tmp[k++] = ent_less(&e[b], &e[a]) ? e[b++] : e[a++];
+      while (a < mid) tmp[k++] = e[a++];
+      while (b < hi) tmp[k++] = e[b++];
+    }
+    col_ent *t = e;
+    e = tmp;
+    tmp = t;
+  }
+  return e;
+}
+
+/* The index of the occupied slots of m whose column lies in the box x0..x1, z0..z1
+** (box = {x0, x1, z0, z1}). 0, or -1 (no memory). ci->e owns the allocation (twice the
+** entries: the second half is the sort's buffer), ci->s the sorted entries in it. */
+static int col_index_make(const op_mesh *m, const int64_t box[4], col_index *ci,
+                          opm_alloc *al) {
+  ci->n = 0;
+  ci->e = al_malloc(al, 2 * ((size_t)m->nslots + 1) * sizeof *ci->e);
+  if (!ci->e) return -1;
+  for (uint32_t i = 0; i < m->nslots; i++) {
+    const opm_occ *o = m->slots[i].occ;
+    if (!o || o->view.x < box[0] || o->view.x > box[1] || o->view.z < box[2] ||
+        o->view.z > box[3])
+      continue;
+    col_ent *e = &ci->e[ci->n++];
+    e->x = o->view.x, e->z = o->view.z, e->layer = o->view.layer, e->pos = i;
+  }
+  ci->s = ent_sort(ci->e, ci->e + m->nslots + 1, ci->n);
+  return 0;
+}
+
+/* The tiles of column (x, z) in ci, ascending by layer (MESH-021, MESH-024): the first
+** entry of the run; its length in *k. */
+static const col_ent *column_tiles(const col_index *ci, int64_t x, int64_t z, uint32_t *k) {
+  uint32_t lo = 0, hi = ci->n;
+  while (lo < hi) { /* [0, lo) before column (x, z), [hi, n) at or after it */
+    uint32_t mid = lo + (hi - lo) / 2;
+    const col_ent *e = &ci->s[mid];
+    if (e->z < z || (e->z == z && e->x < x)) lo = mid + 1;
+    else hi = mid;
+  }
+  uint32_t end = lo;
+  while (end < ci->n && ci->s[end].x == x && ci->s[end].z == z) end++;
+  *k = end - lo;
+  return &ci->s[lo];
+}
+
+/* MESH-020: the internal link of edge i of polygon p (neighbour code `code`). */
+static void link_internal(link_vec *lv, const opm_slot *sl, uint32_t p, uint32_t i,
+                          uint16_t code) {
+  opm_link l = {p, (uint8_t)i, OPM_INTERNAL, OPM_INTERNAL,
+                opm_make_ref(sl->gen, sl->index, (uint32_t)code - 1u), 0.0f, 0.0f};
+  lv_push(lv, &l);
+}
+
+/* One portal edge being linked: its polygon and edge, side, along axis k (MESH-022), end
+** points, interval [a0, a1] and world heights (MESH-023). */
+typedef struct portal {
+  uint32_t p, i;
+  unsigned side;
+  int k;
+  const float *va, *vb;
+  float a0, a1;
+  double ya, yb;
+} portal;
+
+/* MESH-021..MESH-023: the links of portal edge e to the polygons of tile N (slot ns): to
+** N's portal edges on the opposite side, in the order of q, then k (MESH-024). */
+static void link_tile(link_vec *lv, const op_mesh *m, const portal *e, const opm_slot *ns) {
+  const opm_occ *no = ns->occ;
+  const op_tile_desc *N = &no->view;
+  const unsigned opp = (e->side + 2u) & 3u;
+  const int k = e->k;
+  for (uint32_t x = no->side_at[opp]; x < no->side_at[opp + 1]; x++) {
+    const opm_portal *w = &no->portals[x];
+    float lo = w->b0 > e->a0 ? w->b0 : e->a0, hi = w->b1 < e->a1 ? w->b1 : e->a1; /* MESH-022 */
+    if (!(lo < hi)) continue;
+    const op_poly_desc *Q = &N->polys[w->q];
+    const float *wa = &N->verts[3 * Q->verts[w->j]];
+    const float *wb = &N->verts[3 * Q->verts[(w->j + 1) % Q->nverts]];
+    double za = N->origin_y + (double)wa[1], zb = N->origin_y + (double)wb[1];
+    double g0 = edge_y(e->va[k], e->ya, e->vb[k], e->yb, lo) - edge_y(wa[k], za, wb[k], zb, lo);
+    double g1 = edge_y(e->va[k], e->ya, e->vb[k], e->yb, hi) - edge_y(wa[k], za, wb[k], zb, hi);
+    if (!(absd(g0) <= m->params.walkable_climb) ||
+        !(absd(g1) <= m->params.walkable_climb)) /* MESH-023 */
+      continue;
+    opm_link l = {e->p, (uint8_t)e->i, (uint8_t)e->side, (uint8_t)w->j,
+                  opm_make_ref(ns->gen, ns->index, w->q), lo, hi};
+    lv_push(lv, &l);
+  }
+}
+
+/* MESH-021: the external links of edge i of polygon p of tile T (code `code`): to the tiles
+** of the neighbouring column, ascending by layer (MESH-024). */
+static void link_portal(link_vec *lv, const op_mesh *m, const col_index *ci,
+                        const op_tile_desc *T, uint32_t p, uint32_t i, uint16_t code) {
   static const int dx[4] = {-1, 0, 1, 0}, dz[4] = {0, 1, 0, -1};
+  const op_poly_desc *P = &T->polys[p];
+  portal e;
+  e.p = p, e.i = i, e.side = code & 3u;
+  e.k = (e.side & 1u) ? 0 : 2; /* MESH-022: along x for sides 1, 3; along z for 0, 2 */
+  e.va = &T->verts[3 * P->verts[i]];
+  e.vb = &T->verts[3 * P->verts[(i + 1) % P->nverts]];
+  e.a0 = e.vb[e.k] < e.va[e.k] ? e.vb[e.k] : e.va[e.k];
+  e.a1 = e.vb[e.k] > e.va[e.k] ? e.vb[e.k] : e.va[e.k];
+  e.ya = T->origin_y + (double)e.va[1], e.yb = T->origin_y + (double)e.vb[1];
+  uint32_t n;
+  const col_ent *col =
+      column_tiles(ci, (int64_t)T->x + dx[e.side], (int64_t)T->z + dz[e.side], &n);
+  for (uint32_t c = 0; c < n; c++) link_tile(lv, m, &e, &m->slots[col[c].pos]);
+}
+
+/* Every side (the mask of compute_links). */
+#define OPM_ALL_SIDES 0xFu
+
+/* MESH-020..MESH-024: all links of the polygons of the stored slot at position s, in
+** canonical order; ci indexes (at least) the four columns next to the tile's. Off-mesh
+** link slots of the tile take no part (MESH-025). `redo` is OPM_ALL_SIDES, or, for a tile
+** whose links are current except towards some neighbouring columns, the mask (bit s) of
+** the sides facing those: the links of the edges on the other sides, and the internal
+** links, depend on nothing that changed and are kept from the tile's current ones (in
+** canonical order, so one cursor walks them along). */
+static int compute_links(const op_mesh *m, uint32_t s, unsigned redo, const col_index *ci,
+                         opm_link **out, uint32_t *nout, opm_alloc *al) {
   const opm_slot *sl = &m->slots[s];
   const op_tile_desc *T = &sl->occ->view;
-  link_vec lv = {NULL, 0, 0, 0, al};
-  uint32_t *col[4], ncol[4];
-  for (unsigned d = 0; d < 4; d++) { /* the four neighbouring columns, each by layer */
-    col[d] = scratch + (size_t)d * ((size_t)m->nslots + 1);
-    ncol[d] = column_tiles(m, (int64_t)T->x + dx[d], (int64_t)T->z + dz[d], col[d]);
-  }
+  const opm_link *old = redo == OPM_ALL_SIDES ? NULL : sl->occ->links;
+  const uint32_t nold = old ? sl->occ->nlinks : 0;
+  uint32_t c = 0; /* cursor in old */
+  link_vec lv = {NULL, 0, 0, 0, al, sl->occ->nlinked + 8}; /* usually no growth */
   for (uint32_t p = 0; p < T->npolys; p++) {
     const op_poly_desc *P = &T->polys[p];
     for (uint32_t i = 0; i < P->nverts; i++) {
       uint16_t code = P->neis[i];
       if (code == OP_NEI_WALL) continue;
-      if (!(code & OP_NEI_PORTAL)) { /* MESH-020: internal link */
-        opm_link l = {p, (uint8_t)i, OPM_INTERNAL, OPM_INTERNAL,
-                      opm_make_ref(sl->gen, sl->index, (uint32_t)code - 1u), 0.0f, 0.0f};
-        lv_push(&lv, &l);
-        continue;
-      }
-      unsigned side = code & 3u, opp = (side + 2u) & 3u; /* MESH-021 */
-      int k = (side & 1u) ? 0 : 2; /* MESH-022: along x for sides 1, 3; along z for 0, 2 */
-      const float *va = &T->verts[3 * P->verts[i]];
-      const float *vb = &T->verts[3 * P->verts[(i + 1) % P->nverts]];
-      float a0 = vb[k] < va[k] ? vb[k] : va[k], a1 = vb[k] > va[k] ? vb[k] : va[k];
-      double ya = T->origin_y + (double)va[1], yb = T->origin_y + (double)vb[1];
-      for (uint32_t c = 0; c < ncol[side]; c++) {
-        const opm_slot *ns = &m->slots[col[side][c]];
-        const op_tile_desc *N = &ns->occ->view;
-        for (uint32_t q = 0; q < N->npolys; q++) {
-          const op_poly_desc *Q = &N->polys[q];
-          for (uint32_t j = 0; j < Q->nverts; j++) {
-            if (Q->neis[j] != (OP_NEI_PORTAL | opp)) continue;
-            const float *wa = &N->verts[3 * Q->verts[j]];
-            const float *wb = &N->verts[3 * Q->verts[(j + 1) % Q->nverts]];
-            float b0 = wb[k] < wa[k] ? wb[k] : wa[k], b1 = wb[k] > wa[k] ? wb[k] : wa[k];
-            float lo = b0 > a0 ? b0 : a0, hi = b1 < a1 ? b1 : a1; /* MESH-022 */
-            if (!(lo < hi)) continue;
-            double za = N->origin_y + (double)wa[1], zb = N->origin_y + (double)wb[1];
-            double g0 = edge_y(va[k], ya, vb[k], yb, lo) - edge_y(wa[k], za, wb[k], zb, lo);
-            double g1 = edge_y(va[k], ya, vb[k], yb, hi) - edge_y(wa[k], za, wb[k], zb, hi);
-            if (!(absd(g0) <= m->params.walkable_climb) ||
-                !(absd(g1) <= m->params.walkable_climb)) /* MESH-023 */
-              continue;
-            opm_link l = {p, (uint8_t)i, (uint8_t)side, (uint8_t)j,
-                          opm_make_ref(ns->gen, ns->index, q), lo, hi};
-            lv_push(&lv, &l);
-          }
-        }
-      }
+      uint32_t c0 = c;
+      while (c < nold && old[c].poly == p && old[c].edge == i) c++;
+      if (old && !((code & OP_NEI_PORTAL) && ((redo >> (code & 3u)) & 1u)))
+        for (uint32_t k = c0; k < c; k++) lv_push(&lv, &old[k]); /* kept */
+      else if (code & OP_NEI_PORTAL) link_portal(&lv, m, ci, T, p, i, code);
+      else link_internal(&lv, sl, p, i, code);
     }
   }
   if (lv.oom) {
@@ -410,12 +560,14 @@ static int compute_links(const op_mesh *m, uint32_t s, uint32_t *scratch, opm_li
 
 /* Recompute the links of the listed occupied slots (positions) all-or-nothing (MESH-024). */
 static int relink(op_mesh *m, const uint32_t *list, uint32_t n) {
-  uint32_t *scratch = malloc(4 * ((size_t)m->nslots + 1) * sizeof *scratch);
+  static const int64_t all[4] = {INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX};
+  col_index ci;
+  int ok = col_index_make(m, all, &ci, NULL) == 0;
   opm_link **nl = calloc((size_t)n + 1, sizeof *nl);
   uint32_t *nc = calloc((size_t)n + 1, sizeof *nc);
-  int rc = (!scratch || !nl || !nc) ? -1 : 0;
+  int rc = (!ok || !nl || !nc) ? -1 : 0;
   for (uint32_t i = 0; rc == 0 && i < n; i++)
-    rc = compute_links(m, list[i], scratch, &nl[i], &nc[i], NULL);
+    rc = compute_links(m, list[i], OPM_ALL_SIDES, &ci, &nl[i], &nc[i], NULL);
   if (rc == 0) {
     for (uint32_t i = 0; i < n; i++) {
       opm_occ *o = m->slots[list[i]].occ;
@@ -426,7 +578,7 @@ static int relink(op_mesh *m, const uint32_t *list, uint32_t n) {
   } else if (nl) {
     for (uint32_t i = 0; i < n; i++) free(nl[i]);
   }
-  free(scratch);
+  free(ci.e);
   free(nl);
   free(nc);
   return rc;
@@ -497,14 +649,11 @@ static op_status fail_pos(op_error *err, const op_tile_desc *v, const char *why)
   return op_fail(err, OP_E_ARGUMENT, "tile", buf, "%s", why);
 }
 
-/* A private copy of t through its canonical bytes (MESH-012). */
+/* A private copy of t (MESH-012). t is valid (op_tile_create or op_tile_load made it), so
+** it is copied as it is (op_tile_clone), not saved and re-validated. */
 static op_status copy_tile(const op_tile *t, op_tile **out, op_error *err) {
-  op_bytes b = {NULL, 0};
-  op_status st = op_tile_save(t, &b, err);
-  if (st) return st;
-  st = op_tile_load(b.data, b.len, out, err);
-  op_bytes_free(&b);
-  return st;
+  *out = op_tile_clone(t);
+  return *out ? OP_OK : op_fail(err, OP_E_NOMEM, "tile", "-", "out of memory");
 }
 
 /* Checks shared by AddTile and ReplaceTile (MESH-005, MESH-010). */
@@ -640,6 +789,7 @@ typedef struct batch {
   opm_occ **fresh, **drop; /* occupants made by the batch; occupants leaving the mesh */
   size_t nfresh, ndrop;
   uint32_t *list, nlist;   /* positions in tmp whose links are recomputed (MESH-024) */
+  uint8_t *redo;           /* per entry of list: the sides to relink (compute_links) */
   opm_link **nl;           /* their new links, nc[i] of them */
   uint32_t *nc;
   opm_alloc al;
@@ -655,11 +805,22 @@ static int col_cmp(const void *a, const void *b) {
   return (p->z > q->z) - (p->z < q->z);
 }
 
-/* 1 when column (x, z) is among the n sorted columns c. */
+/* 1 when column (x, z) is among the n columns c, sorted by col_cmp (binary search). */
 static int col_has(const opm_col *c, uint32_t n, int64_t x, int64_t z) {
-  if (x < INT32_MIN || x > INT32_MAX || z < INT32_MIN || z > INT32_MAX) return 0;
-  opm_col k = {(int32_t)x, (int32_t)z};
-  return bsearch(&k, c, n, sizeof *c, col_cmp) != NULL;
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) { /* [0, lo) before (x, z), [hi, n) at or after it */
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (c[mid].x < x || (c[mid].x == x && c[mid].z < z)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < n && c[lo].x == x && c[lo].z == z;
+}
+
+/* The sides (bit s, MESH-021) of a tile at column (x, z) that face one of the n sorted
+** columns c. */
+static unsigned facing(const opm_col *c, uint32_t n, int64_t x, int64_t z) {
+  return (unsigned)col_has(c, n, x - 1, z) | (unsigned)col_has(c, n, x, z + 1) << 1 |
+         (unsigned)col_has(c, n, x + 1, z) << 2 | (unsigned)col_has(c, n, x, z - 1) << 3;
 }
 
 /* nlinks of an occupant the batch made, until the commit gives it its links. */
@@ -734,19 +895,14 @@ static op_status batch_put(batch *b, opm_change *c, op_error *err) {
 ** next to a changed one (a tile links only to the four neighbouring columns, MESH-021; the
 ** single operations relink exactly those, change by change). Links are a function of the
 ** final tiles, slots and generations, so computing them once on the final state gives the
-** sequential route's links; every other tile keeps its own. */
+** sequential route's links; every other tile keeps its own, and a tile next to a changed
+** column recomputes only the links of its edges facing one (compute_links' mask). */
 static op_status batch_links(batch *b, const opm_change *ch, size_t n, op_error *err) {
   const op_mesh *t = &b->tmp;
   opm_col *cols = al_malloc(&b->al, (n + 1) * sizeof *cols);
-  uint32_t *scratch = cols ? al_malloc(&b->al, 4 * ((size_t)t->nslots + 1) * sizeof *scratch)
-                           : NULL;
-  b->list = scratch ? al_malloc(&b->al, ((size_t)t->nslots + 1) * sizeof *b->list) : NULL;
-  b->nl = b->list ? al_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nl) : NULL;
-  b->nc = b->nl ? al_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nc) : NULL;
-  int rc = b->nc ? 0 : -1;
   uint32_t ncol = 0;
   int64_t lo[2] = {INT64_MAX, INT64_MAX}, hi[2] = {INT64_MIN, INT64_MIN}; /* their box */
-  for (size_t j = 0; rc == 0 && j < n; j++) {
+  for (size_t j = 0; cols && j < n; j++) {
     if (ch[j].done == OPM_NONE) continue;
     cols[ncol].x = ch[j].x, cols[ncol++].z = ch[j].z;
     if (ch[j].x < lo[0]) lo[0] = ch[j].x;
@@ -754,24 +910,33 @@ static op_status batch_links(batch *b, const opm_change *ch, size_t n, op_error 
     if (ch[j].z < lo[1]) lo[1] = ch[j].z;
     if (ch[j].z > hi[1]) hi[1] = ch[j].z;
   }
+  /* the tiles relinked lie within 1 of the box (or in it, when fresh), so their
+  ** neighbouring columns within 2 */
+  const int64_t box[4] = {lo[0] - 2, hi[0] + 2, lo[1] - 2, hi[1] + 2};
+  col_index ci = {NULL, NULL, 0};
+  if (cols) col_index_make(t, box, &ci, &b->al);
+  b->list = ci.e ? al_malloc(&b->al, ((size_t)t->nslots + 1) * sizeof *b->list) : NULL;
+  b->nl = b->list ? al_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nl) : NULL;
+  b->nc = b->nl ? al_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nc) : NULL;
+  b->redo = b->nc ? al_malloc(&b->al, (size_t)t->nslots + 1) : NULL;
+  int rc = b->redo ? 0 : -1;
   if (rc == 0) qsort(cols, ncol, sizeof *cols, col_cmp);
   for (uint32_t i = 0; rc == 0 && i < t->nslots; i++) {
     const opm_occ *o = t->slots[i].occ;
     if (!o) continue;
     int64_t x = o->view.x, z = o->view.z;
-    if (o->nlinks == OPM_FRESH) {
-      b->list[b->nlist++] = i;
-      continue;
+    unsigned redo = OPM_ALL_SIDES; /* a tile the batch put in: all its links */
+    if (o->nlinks != OPM_FRESH) { /* else the sides facing a changed column */
+      if (x < lo[0] - 1 || x > hi[0] + 1 || z < lo[1] - 1 || z > hi[1] + 1) continue;
+      if (!(redo = facing(cols, ncol, x, z))) continue;
     }
-    if (x < lo[0] - 1 || x > hi[0] + 1 || z < lo[1] - 1 || z > hi[1] + 1) continue;
-    if (col_has(cols, ncol, x - 1, z) || col_has(cols, ncol, x + 1, z) ||
-        col_has(cols, ncol, x, z - 1) || col_has(cols, ncol, x, z + 1))
-      b->list[b->nlist++] = i;
+    b->redo[b->nlist] = (uint8_t)redo;
+    b->list[b->nlist++] = i;
   }
   for (uint32_t i = 0; rc == 0 && i < b->nlist; i++)
-    rc = compute_links(t, b->list[i], scratch, &b->nl[i], &b->nc[i], &b->al);
+    rc = compute_links(t, b->list[i], b->redo[i], &ci, &b->nl[i], &b->nc[i], &b->al);
   free(cols);
-  free(scratch);
+  free(ci.e);
   return rc ? nomem(err) : OP_OK;
 }
 
@@ -805,6 +970,7 @@ static void batch_free(batch *b) {
   free(b->fresh);
   free(b->drop);
   free(b->list);
+  free(b->redo);
   free(b->nl);
   free(b->nc);
   free(b->tmp.slots);

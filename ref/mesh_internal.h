@@ -34,6 +34,14 @@ typedef struct opm_link {
   float lo, hi;   /* overlap interval along the shared line (external links), else 0 */
 } opm_link;
 
+/* A portal edge of a tile, as a neighbour's edges are matched against it (MESH-021,
+** MESH-022): edge j of polygon q, whose code is 0x8000 | side exactly; [b0, b1] its interval
+** along the side's axis. */
+typedef struct opm_portal {
+  uint32_t q, j;
+  float b0, b1;
+} opm_portal;
+
 /* The occupant of a slot: its tile, the polygons' current state and the links. */
 typedef struct opm_occ {
   op_tile *tile;       /* owned */
@@ -42,6 +50,11 @@ typedef struct opm_occ {
   uint8_t *area;       /* current area per polygon (owned) */
   opm_link *links;     /* canonical order (MESH-022), owned */
   uint32_t nlinks;
+  opm_portal *portals; /* the tile's portal edges (owned; made once, the tile never changes):
+                          side 0's, then 1's, 2's, 3's; each side's by q, then j */
+  uint32_t side_at[5]; /* side s's are portals[side_at[s] .. side_at[s + 1]) */
+  uint32_t nlinked;    /* edges that are not walls: about the number of links (one per
+                          internal edge, MESH-020, usually one per portal edge, MESH-021) */
 } opm_occ;
 
 /* A slot that holds state: a tile, or a generation other than the initial 1. */
@@ -67,6 +80,12 @@ struct op_mesh {
   uint32_t fail_alloc_after; /* tests only (opm_test_fail_alloc): 0, or k: the k-th
                                 allocation of every opm_batch on this mesh fails */
 };
+
+/* --- defined in tile.c --- */
+
+/* A copy of the valid tile t (same bytes, arrays and content id) without re-validating it;
+** NULL when memory runs out. For the mesh's private copies of tiles (MESH-012). */
+op_tile *op_tile_clone(const op_tile *t);
 
 /* --- used by snapshot.c --- */
 

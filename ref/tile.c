@@ -817,6 +817,32 @@ op_status op_tile_save(const op_tile *t, op_bytes *out, op_error *err) {
 
 uint64_t op_tile_content_id(const op_tile *t) { return t ? t->id : 0; }
 
+/* A copy of the valid tile t (FMT-040: the same canonical bytes, arrays and content id),
+** made by copying instead of re-validating: for the mesh's private copies (MESH-012,
+** ref/mesh.c; declared in mesh_internal.h). NULL when memory runs out. */
+op_tile *op_tile_clone(const op_tile *t) {
+  op_tile *c = calloc(1, sizeof *c);
+  if (!c) return NULL;
+  c->d = t->d;
+  c->bytes = malloc(t->nbytes);
+  if (!c->bytes || !tile_alloc(c)) {
+    tile_release(c);
+    return NULL;
+  }
+  const op_tile_desc *d = &t->d;
+  memcpy(c->verts, t->verts, 3 * (size_t)d->nverts * sizeof *c->verts);
+  memcpy(c->polys, t->polys, (size_t)d->npolys * sizeof *c->polys);
+  memcpy(c->detail, t->detail, (size_t)d->ndetail * sizeof *c->detail);
+  memcpy(c->dverts, t->dverts, 3 * (size_t)d->ndetail_verts * sizeof *c->dverts);
+  memcpy(c->dtris, t->dtris, 4 * (size_t)d->ndetail_tris);
+  memcpy(c->offmesh, t->offmesh, (size_t)d->noffmesh * sizeof *c->offmesh);
+  memcpy(c->bytes, t->bytes, t->nbytes);
+  c->nbytes = t->nbytes;
+  c->id = t->id;
+  tile_point(c);
+  return c;
+}
+
 void op_tile_view(const op_tile *t, op_tile_desc *view) {
   if (!view) return;
   if (!t) {
