@@ -450,10 +450,10 @@ int opj_int(const opj *v, int64_t lo, int64_t hi, int64_t *out) {
     if (errno) return -1;
     r = (int64_t)x;
   } else {
-    double d = v->num;
-    if (!(d == floor(d)) || d < -9223372036854775808.0 || d >= 9223372036854775808.0)
-      return -1;
+    double d = v->num; /* in range first (also rejects NaN), then integral: no libm (MATH-004) */
+    if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return -1;
     r = (int64_t)d;
+    if ((double)r != d) return -1;
   }
   if (r < lo || r > hi) return -1;
   *out = r;
