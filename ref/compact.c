@@ -131,21 +131,17 @@ op_status op_span_graph_build(const op_chf *chf, op_span_graph *out, op_error *e
     op_span_graph_free(&g);
     return op_fail(err, OP_E_NOMEM, "chf", "", "out of memory for the span graph");
   }
-  const int32_t w = chf->grid.width, d = chf->grid.depth;
-  for (int32_t z = 0; z < d; z++)
-    for (int32_t x = 0; x < w; x++) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++) {
-        g.column[i] = (uint32_t)c;
-        for (int dir = 0; dir < 4; dir++) {
-          uint8_t l = chf->spans[i].link[dir];
-          if (l == OP_CHF_NOT_CONNECTED) {
-            g.nei[4 * (size_t)i + dir] = OP_HF_NONE;
-          } else {
-            size_t nc = (size_t)(z + op_dir_dz[dir]) * (size_t)w + (size_t)(x + op_dir_dx[dir]);
-            g.nei[4 * (size_t)i + dir] = chf->cell_index[nc] + l;
-          }
-        }
+  int64_t step[4]; /* column index of the neighbour in direction dir minus the column's */
+  for (int dir = 0; dir < 4; dir++)
+    step[dir] = (int64_t)op_dir_dz[dir] * chf->grid.width + op_dir_dx[dir];
+  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
+  for (int64_t c = 0; c < ncol; c++)
+    for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
+      g.column[i] = (uint32_t)c;
+      for (int dir = 0; dir < 4; dir++) {
+        uint8_t l = chf->spans[i].link[dir]; /* a linked neighbour lies inside the grid */
+        g.nei[4 * (size_t)i + dir] =
+            l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[c + step[dir]] + l;
       }
     }
   for (uint32_t i = 0; i < chf->nspans; i++)
@@ -250,14 +246,18 @@ static op_status build_from(const op_settings *s, const op_cell_settings *c, con
     uint32_t t = cand ? cand[k] : k;
     const double *v[3];
     for (int i = 0; i < 3; i++) v[i] = &soup->verts[3 * (size_t)soup->tris[3 * (size_t)t + i]];
-    double mnx = v[0][0], mxx = v[0][0], mnz = v[0][2], mxz = v[0][2];
+    double mnx = v[0][0], mxx = v[0][0]; /* x first: most triangles of a level miss on x */
     for (int i = 1; i < 3; i++) {
       if (v[i][0] < mnx) mnx = v[i][0];
       if (v[i][0] > mxx) mxx = v[i][0];
+    }
+    if (mxx < bx0 || mnx > bx1) continue;
+    double mnz = v[0][2], mxz = v[0][2];
+    for (int i = 1; i < 3; i++) {
       if (v[i][2] < mnz) mnz = v[i][2];
       if (v[i][2] > mxz) mxz = v[i][2];
     }
-    if (mxx < bx0 || mnx > bx1 || mxz < bz0 || mnz > bz1) continue;
+    if (mxz < bz0 || mnz > bz1) continue;
     sel[n++] = t;
     if (!walkable && op_tri_walkable(v[0], v[1], v[2], c->slope_cos)) walkable = 1;
   }
@@ -400,7 +400,7 @@ op_status op_spans_tile_range(const op_settings *s, const op_soup *soup, int32_t
     if (soup->verts[3 * (size_t)v] > mx) mx = soup->verts[3 * (size_t)v];
     if (soup->verts[3 * (size_t)v + 2] > mz) mz = soup->verts[3 * (size_t)v + 2];
   }
-  int32_t a, b;
+  int32_t a = 0, b = 0;
   st = tile_count(o[0], mx, s->cell_size, s->tile_cells, "verts.x", &a, err);
   if (st == OP_OK) st = tile_count(o[2], mz, s->cell_size, s->tile_cells, "verts.z", &b, err);
   if (st != OP_OK) return st;

@@ -263,14 +263,11 @@ static int split(const double (*in)[3], int n, double L, int axis, int above,
   return m < 3 ? 0 : m;
 }
 
-/* The piece of polygon p inside the strip [lo, hi] of an axis (SPAN-106). */
-static int clip_strip(const double (*p)[3], int n, double lo, double hi, int axis,
-                      double (*tmp)[3], double (*out)[3]) {
-  double mn = p[0][axis], mx = p[0][axis];
-  for (int i = 1; i < n; i++) {
-    if (p[i][axis] < mn) mn = p[i][axis];
-    if (p[i][axis] > mx) mx = p[i][axis];
-  }
+/* The piece of polygon p inside the strip [lo, hi] of an axis (SPAN-106); mn and mx are
+** p's least and greatest coordinate on that axis (the caller has them: they are the same
+** for every cell of a row). */
+static int clip_strip(const double (*p)[3], int n, double lo, double hi, int axis, double mn,
+                      double mx, double (*tmp)[3], double (*out)[3]) {
   /* A split with every vertex on one side (or on the line) returns the polygon as it is,
   ** in the same order: skip it (same result, less work). The piece above lo has its
   ** vertices at most mx (its new ones at lo), so with mx <= hi the split at hi is skipped
@@ -358,7 +355,8 @@ static int raster_tri(op_hf *hf, const double *v0, const double *v1, const doubl
   if (!index_range(g, 0, mn[0], mx[0], g->width, &xa, &xb)) return 1;
   for (int32_t z = z0; z <= z1; z++) {
     const double ztop = op_grid_line_z(g, z + 1);
-    int nr = clip_strip((const double (*)[3])tri, 3, op_grid_line_z(g, z), ztop, 2, tmp, row);
+    int nr = clip_strip((const double (*)[3])tri, 3, op_grid_line_z(g, z), ztop, 2, mn[2], mx[2],
+                        tmp, row);
     if (nr == 0 || on_line(row, nr, ztop, 2)) continue; /* SPAN-105 step 3 */
     double rmin = row[0][0], rmax = row[0][0];
     for (int i = 1; i < nr; i++) {
@@ -369,7 +367,8 @@ static int raster_tri(op_hf *hf, const double *v0, const double *v1, const doubl
     if (!index_range(g, 0, rmin, rmax, g->width, &x0, &x1)) continue;
     for (int32_t x = x0; x <= x1; x++) {
       const double xtop = op_grid_line_x(g, x + 1);
-      int nc = clip_strip((const double (*)[3])row, nr, op_grid_line_x(g, x), xtop, 0, tmp, cell);
+      int nc = clip_strip((const double (*)[3])row, nr, op_grid_line_x(g, x), xtop, 0, rmin, rmax,
+                          tmp, cell);
       if (nc == 0 || on_line(cell, nc, xtop, 0)) continue; /* SPAN-105 step 3 */
       double ymin = cell[0][1], ymax = cell[0][1];
       for (int i = 1; i < nc; i++) {

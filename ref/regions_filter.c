@@ -28,15 +28,26 @@ int op_regions_in_ring(const op_chf *chf, int32_t border, int32_t x, int32_t z) 
   return x < border || z < border || x >= w - border || z >= d - border;
 }
 
+static void paint_column(const op_chf *chf, int32_t x, int32_t z, uint32_t *lab) {
+  size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
+  for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
+    if (chf->areas[i] != OP_AREA_NULL) lab[i] = OP_REG_WORK_BORDER;
+}
+
+/* The walkable spans of the ring's columns (REG-012) get the border label: whole rows at
+** the top and bottom, the first and last `border` columns of the rows between. */
 void op_regions_paint_border(const op_chf *chf, int32_t border, uint32_t *lab) {
   if (border <= 0) return;
-  for (int32_t z = 0; z < chf->grid.depth; z++)
-    for (int32_t x = 0; x < chf->grid.width; x++) {
-      if (!op_regions_in_ring(chf, border, x, z)) continue;
-      size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
-      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
-        if (chf->areas[i] != OP_AREA_NULL) lab[i] = OP_REG_WORK_BORDER;
+  const int32_t w = chf->grid.width, d = chf->grid.depth;
+  const int32_t left = border < w ? border : w, right = w - border > left ? w - border : left;
+  for (int32_t z = 0; z < d; z++) {
+    if (z < border || z >= d - border) {
+      for (int32_t x = 0; x < w; x++) paint_column(chf, x, z, lab);
+      continue;
     }
+    for (int32_t x = 0; x < left; x++) paint_column(chf, x, z, lab);
+    for (int32_t x = right; x < w; x++) paint_column(chf, x, z, lab);
+  }
 }
 
 /* The links as absolute span indices: (*nb)[4 * i + d] is span i's neighbour in direction
@@ -45,18 +56,16 @@ void op_regions_paint_border(const op_chf *chf, int32_t border, uint32_t *lab) {
 static op_status span_links(const op_chf *chf, uint32_t **nb, op_error *err) {
   *nb = malloc(4 * sizeof **nb * (chf->nspans ? chf->nspans : 1));
   if (!*nb) return nomem(err);
-  const int32_t w = chf->grid.width;
-  for (int32_t z = 0; z < chf->grid.depth; z++)
-    for (int32_t x = 0; x < w; x++) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
-        for (int d = 0; d < 4; d++) {
-          uint8_t l = chf->spans[i].link[d];
-          size_t nc = (size_t)(z + op_dir_dz[d]) * (size_t)w + (size_t)(x + op_dir_dx[d]);
-          (*nb)[4 * (size_t)i + (size_t)d] =
-              l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[nc] + l;
-        }
-    }
+  int64_t step[4]; /* column index of the neighbour in direction d minus the column's */
+  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
+  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
+  for (int64_t c = 0; c < ncol; c++)
+    for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
+      for (int d = 0; d < 4; d++) {
+        uint8_t l = chf->spans[i].link[d]; /* a linked neighbour lies inside the grid */
+        (*nb)[4 * (size_t)i + (size_t)d] =
+            l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[c + step[d]] + l;
+      }
   return OP_OK;
 }
 
@@ -129,6 +138,16 @@ static void uset_del(uset *s, uint32_t x) {
     }
 }
 
+/* A working label of an ordinary region (not 0, not the border label). */
+static int ordinary_work(uint32_t l) { return l != 0 && l != OP_REG_WORK_BORDER; }
+
+/* REG-102, REG-103: island span u (ordinary label) linked to span v keeps its island when
+** v has the border label or is walkable with another area. */
+static int touches(const op_chf *chf, const uint32_t *lab, uint32_t u, uint32_t v) {
+  return lab[v] == OP_REG_WORK_BORDER ||
+         (chf->areas[v] != OP_AREA_NULL && chf->areas[v] != chf->areas[u]);
+}
+
 /* REG-100 .. REG-104: islands (connected spans of one area with ordinary labels, through
 ** links in either direction) smaller than min_area and touching neither a walkable span of
 ** another area nor the border region lose their labels. lab is changed in place. */
@@ -136,57 +155,50 @@ static op_status remove_islands(const op_chf *chf, const uint32_t *nb, const uin
                                 uint32_t *lab, uint32_t min_area, op_error *err) {
   uint32_t n = chf->nspans;
   if (min_area == 0 || n == 0) return OP_OK;
-  /* Union-find over spans; every link (i -> j) joins i and j when both are ordinary and
-  ** of one area (REG-100). */
   uint32_t *par = malloc(sizeof *par * n);
   uint32_t *size = calloc(n, sizeof *size);
-  uint8_t *keep = calloc(n, 1);
-  if (!par || !size || !keep) { free(par); free(size); free(keep); return nomem(err); }
+  uint8_t *touch = calloc(n, 1), *keep = calloc(n, 1);
+  if (!par || !size || !touch || !keep) {
+    free(par), free(size), free(touch), free(keep);
+    return nomem(err);
+  }
   for (uint32_t i = 0; i < n; i++) par[i] = i;
+  /* One pass over every link i -> j (in one layer): REG-100, union-find over spans, joins i
+  ** and j when both are ordinary and of one area; REG-102, REG-103, looked at from both
+  ** ends: an island span u touches when linked to the border label or to a walkable span of
+  ** another area (touch[u]). */
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t li = lab[i];
-    if (li == 0 || li == OP_REG_WORK_BORDER) continue;
+    const int oi = ordinary_work(lab[i]);
     for (int d = 0; d < 4; d++) {
       uint32_t j = nb[4 * (size_t)i + (size_t)d];
       if (j == OP_HF_NONE || (layer && layer[j] != layer[i])) continue;
-      uint32_t lj = lab[j];
-      if (lj == 0 || lj == OP_REG_WORK_BORDER || chf->areas[j] != chf->areas[i]) continue;
+      const int oj = ordinary_work(lab[j]);
+      if (oi && touches(chf, lab, i, j)) touch[i] = 1;
+      if (oj && touches(chf, lab, j, i)) touch[j] = 1;
+      if (!oi || !oj || chf->areas[j] != chf->areas[i]) continue;
       uint32_t a = i, b = j;
       while (par[a] != a) a = par[a] = par[par[a]];
       while (par[b] != b) b = par[b] = par[par[b]];
       if (a != b) { if (a < b) par[b] = a; else par[a] = b; }
     }
   }
+  /* Each island's size, and kept (REG-102, REG-103) when one of its spans touches. */
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t li = lab[i];
-    if (li == 0 || li == OP_REG_WORK_BORDER) continue;
+    if (!ordinary_work(lab[i])) continue;
     uint32_t r = i;
     while (par[r] != r) r = par[r];
     par[i] = r;
     size[r]++;
+    if (touch[i]) keep[r] = 1;
   }
-  /* REG-102, REG-103: kept when linked (either way) to a walkable span of another area or
-  ** to the border label. Every link i -> j is looked at from both ends. */
-  for (uint32_t i = 0; i < n; i++)
-    for (int d = 0; d < 4; d++) {
-      uint32_t j = nb[4 * (size_t)i + (size_t)d];
-      if (j == OP_HF_NONE || (layer && layer[j] != layer[i])) continue;
-      for (int k = 0; k < 2; k++) {
-        uint32_t u = k ? j : i, v = k ? i : j; /* u an island span, v what it touches */
-        if (lab[u] == 0 || lab[u] == OP_REG_WORK_BORDER) continue;
-        if (lab[v] == OP_REG_WORK_BORDER ||
-            (chf->areas[v] != OP_AREA_NULL && chf->areas[v] != chf->areas[u]))
-          keep[par[u]] = 1;
-      }
-    }
   for (uint32_t i = 0; i < n; i++) {
-    uint32_t li = lab[i];
-    if (li == 0 || li == OP_REG_WORK_BORDER) continue;
+    if (!ordinary_work(lab[i])) continue;
     uint32_t r = par[i];
     if (!keep[r] && size[r] < min_area) lab[i] = 0; /* REG-104 */
   }
   free(par);
   free(size);
+  free(touch);
   free(keep);
   return OP_OK;
 }

@@ -90,19 +90,17 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
       else
         sid[s] = next++;
     }
-    /* Clear the counts of this row (every region a span of the row links to below). */
+    /* Clear the counts of this row (every region a span of the row links to below; those
+    ** labels are the previous row's, which this loop does not change) and give the row's
+    ** spans their ids. */
     for (int32_t x = x0; x < x1; x++) {
       size_t c = (size_t)z * (size_t)w + (size_t)x;
       for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
         if (chf->areas[i] == OP_AREA_NULL) continue;
         uint32_t b = nei(chf, i, x, z, 3);
         if (b != OP_HF_NONE && lab[b] != 0 && lab[b] != OP_REG_WORK_BORDER) below[lab[b]] = 0;
+        lab[i] = sid[tmp[i]];
       }
-    }
-    for (int32_t x = x0; x < x1; x++) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
-        if (chf->areas[i] != OP_AREA_NULL) lab[i] = sid[tmp[i]];
     }
   }
   *nids = next;

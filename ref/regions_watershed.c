@@ -18,17 +18,16 @@ static op_status nomem(op_error *err) {
 static uint32_t *neighbours(const op_chf *chf) {
   uint32_t *nb = malloc(sizeof *nb * 4 * (size_t)(chf->nspans ? chf->nspans : 1));
   if (!nb) return NULL;
-  for (int32_t z = 0; z < chf->grid.depth; z++)
-    for (int32_t x = 0; x < chf->grid.width; x++) {
-      size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
-      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
-        for (int d = 0; d < 4; d++) {
-          uint8_t l = chf->spans[i].link[d];
-          if (l == OP_CHF_NOT_CONNECTED) { nb[4 * (size_t)i + d] = OP_HF_NONE; continue; }
-          size_t nc = (size_t)(z + op_dir_dz[d]) * (size_t)chf->grid.width + (size_t)(x + op_dir_dx[d]);
-          nb[4 * (size_t)i + d] = chf->cell_index[nc] + l;
-        }
-    }
+  int64_t step[4]; /* column index of the neighbour in direction d minus the column's */
+  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
+  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
+  for (int64_t c = 0; c < ncol; c++)
+    for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
+      for (int d = 0; d < 4; d++) {
+        uint8_t l = chf->spans[i].link[d]; /* a linked neighbour lies inside the grid */
+        nb[4 * (size_t)i + d] =
+            l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[c + step[d]] + l;
+      }
   return nb;
 }
 

@@ -146,13 +146,23 @@ static op_status scan(rp *w, const uint8_t *areas, int *only_removed, op_error *
 
 /* ------------------------------------------------------------ RT-101 (b) */
 
-/* The spans in the column of span u moved by -(dx_d, dz_d) whose link in direction d
-** names u (a link to u from the other side, REG-003): appended to out. */
-static uint32_t links_to(const rp *w, uint32_t u, int d, uint32_t *out, uint32_t k) {
+/* The column (x, z) of span u (SPAN-140). */
+typedef struct rp_col {
+  int32_t x, z;
+} rp_col;
+
+static rp_col column_of(const rp *w, uint32_t u) {
+  uint32_t c = w->g->column[u], wd = (uint32_t)w->view->grid.width;
+  rp_col k = {(int32_t)(c % wd), (int32_t)(c / wd)};
+  return k;
+}
+
+/* The spans in the column of span u (at uc) moved by -(dx_d, dz_d) whose link in direction
+** d names u (a link to u from the other side, REG-003): appended to out. */
+static uint32_t links_to(const rp *w, uint32_t u, rp_col uc, int d, uint32_t *out, uint32_t k) {
   int32_t wd = w->view->grid.width, dp = w->view->grid.depth;
-  uint32_t c = w->g->column[u];
-  int32_t x = (int32_t)(c % (uint32_t)wd) - op_dir_dx[d];
-  int32_t z = (int32_t)(c / (uint32_t)wd) - op_dir_dz[d]; /* SPAN-140 */
+  int32_t x = uc.x - op_dir_dx[d];
+  int32_t z = uc.z - op_dir_dz[d]; /* SPAN-140 */
   if (x < 0 || z < 0 || x >= wd || z >= dp) return k;
   size_t cc = (size_t)z * (size_t)wd + (size_t)x;
   for (uint32_t v = w->view->cell_index[cc], e = v + w->view->cell_count[cc]; v < e; v++)
@@ -179,10 +189,11 @@ static int check_small(const rp *w) {
   for (uint32_t k = 0; k < w->nrem; k++) { /* small regions are not touched */
     uint32_t r = w->rem[k], m = 0;
     if (small_region(w, r)) return 0;
+    const rp_col rc = column_of(w, r);
     for (int d = 0; d < 4; d++) {
       uint32_t s = w->g->nei[4 * (size_t)r + (size_t)d];
       if (s != OP_HF_NONE) nb[m++] = s;
-      m = links_to(w, r, d, nb, m);
+      m = links_to(w, r, rc, d, nb, m);
     }
     for (uint32_t j = 0; j < m; j++)
       if (small_region(w, nb[j])) return 0;
@@ -205,8 +216,9 @@ static uint32_t joined(const rp *w, uint32_t u, uint16_t r, uint32_t *out) {
   uint32_t a = w->g->nei[4 * (size_t)u + 0], b = w->g->nei[4 * (size_t)u + 3];
   if (a != OP_HF_NONE) tmp[k++] = a;
   if (b != OP_HF_NONE) tmp[k++] = b;
-  k = links_to(w, u, 0, tmp, k); /* spans whose -x link is u: column x + 1 */
-  k = links_to(w, u, 3, tmp, k); /* spans whose -z link is u: column z + 1 */
+  const rp_col uc = column_of(w, u);
+  k = links_to(w, u, uc, 0, tmp, k); /* spans whose -x link is u: column x + 1 */
+  k = links_to(w, u, uc, 3, tmp, k); /* spans whose -z link is u: column z + 1 */
   uint32_t m = 0;
   for (uint32_t j = 0; j < k; j++) {
     if (!kept_in(w, tmp[j], r)) continue;

@@ -50,7 +50,6 @@ typedef struct op_tc_unit {
 
 typedef struct op_tc_tile {
   op_pl_keep_tile k;  /* the first build (grid, chf with first-build areas, layers, units) */
-  op_span_graph graph;/* RT-011 item 2: built once, shared by every rebuild */
   op_tc_unit *units;  /* k.nunits */
   uint64_t chf_hash;  /* op_hash64 of the SPAN-170 bytes of k.base.chf (RT-131) */
   int queued;         /* 1 while the tile is in the queue */
