@@ -57,6 +57,13 @@ op_status op_regions_save(const op_regions *r, op_bytes *out, op_error *err);
 
 /* ---- helpers shared by the regions_*.c files (and usable by tests) ---- */
 
+/* The links as absolute span indices (SPAN-140, SPAN-146): nb[4 * i + d] is span i's
+** neighbour in direction d, or OP_HF_NONE. Made once per pass (the distance field, the
+** blur, the flooding, island removal and merging look at every link several times).
+** Returns a malloc'd array of 4 * nspans entries (the caller frees it), NULL when out of
+** memory. */
+uint32_t *op_regions_links(const op_chf *chf);
+
 /* The distance field of REG-020 .. REG-024 (before the blur) into dist[nspans]; returns
 ** the greatest value. */
 uint16_t op_regions_distance(const op_chf *chf, uint16_t *dist);

@@ -50,12 +50,10 @@ void op_regions_paint_border(const op_chf *chf, int32_t border, uint32_t *lab) {
   }
 }
 
-/* The links as absolute span indices: (*nb)[4 * i + d] is span i's neighbour in direction
-** d, or OP_HF_NONE (SPAN-140). Made once per filter: island removal and merging look at
-** every link up to three times. */
-static op_status span_links(const op_chf *chf, uint32_t **nb, op_error *err) {
-  *nb = malloc(4 * sizeof **nb * (chf->nspans ? chf->nspans : 1));
-  if (!*nb) return nomem(err);
+/* SPAN-140, SPAN-146: see regions.h. */
+uint32_t *op_regions_links(const op_chf *chf) {
+  uint32_t *nb = malloc(4 * sizeof *nb * (chf->nspans ? chf->nspans : 1));
+  if (!nb) return NULL;
   int64_t step[4]; /* column index of the neighbour in direction d minus the column's */
   for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
   const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
@@ -63,10 +61,10 @@ static op_status span_links(const op_chf *chf, uint32_t **nb, op_error *err) {
     for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
       for (int d = 0; d < 4; d++) {
         uint8_t l = chf->spans[i].link[d]; /* a linked neighbour lies inside the grid */
-        (*nb)[4 * (size_t)i + (size_t)d] =
+        nb[4 * (size_t)i + (size_t)d] =
             l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[c + step[d]] + l;
       }
-  return OP_OK;
+  return nb;
 }
 
 /* REG-150: ordinary ids renumbered 1.. in the order of each region's first span. */
@@ -315,7 +313,8 @@ static op_status filter(const op_chf *chf, const uint32_t *lab_in, uint32_t nids
   uint32_t *nb = NULL;
   if (!lab) return nomem(err);
   if (n) memcpy(lab, lab_in, sizeof *lab * n);
-  op_status st = span_links(chf, &nb, err);
+  nb = op_regions_links(chf);
+  op_status st = nb ? OP_OK : nomem(err);
   if (st == OP_OK) st = remove_islands(chf, nb, layer, lab, min_region_area, err);
   if (st == OP_OK) st = merge_regions(chf, nb, lab, nids, merge_region_area, err);
   if (st == OP_OK) st = op_regions_number(lab, nids, out, err);

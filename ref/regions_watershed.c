@@ -14,23 +14,6 @@ static op_status nomem(op_error *err) {
   return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
 }
 
-/* Per-span neighbour table: nb[4 * i + d] = absolute index or OP_HF_NONE (SPAN-146). */
-static uint32_t *neighbours(const op_chf *chf) {
-  uint32_t *nb = malloc(sizeof *nb * 4 * (size_t)(chf->nspans ? chf->nspans : 1));
-  if (!nb) return NULL;
-  int64_t step[4]; /* column index of the neighbour in direction d minus the column's */
-  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
-  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
-  for (int64_t c = 0; c < ncol; c++)
-    for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
-      for (int d = 0; d < 4; d++) {
-        uint8_t l = chf->spans[i].link[d]; /* a linked neighbour lies inside the grid */
-        nb[4 * (size_t)i + d] =
-            l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[c + step[d]] + l;
-      }
-  return nb;
-}
-
 /* REG-022: relax i through (da, db). */
 static void relax(const uint32_t *nb, uint16_t *dist, uint32_t i, int da, int db) {
   uint32_t a = nb[4 * (size_t)i + da];
@@ -95,7 +78,7 @@ static uint16_t blur_nb(const op_chf *chf, const uint32_t *nb, const uint16_t *s
 }
 
 uint16_t op_regions_distance(const op_chf *chf, uint16_t *dist) {
-  uint32_t *nb = neighbours(chf);
+  uint32_t *nb = op_regions_links(chf);
   if (!nb) return 0; /* callers inside the library use distance_nb */
   uint16_t m = distance_nb(chf, nb, dist);
   free(nb);
@@ -103,7 +86,7 @@ uint16_t op_regions_distance(const op_chf *chf, uint16_t *dist) {
 }
 
 uint16_t op_regions_blur(const op_chf *chf, const uint16_t *src, uint16_t *dst) {
-  uint32_t *nb = neighbours(chf);
+  uint32_t *nb = op_regions_links(chf);
   if (!nb) return 0;
   uint16_t m = blur_nb(chf, nb, src, dst);
   free(nb);
@@ -206,7 +189,7 @@ op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_r
   ws w;
   memset(&w, 0, sizeof w);
   w.chf = chf;
-  uint32_t *nb = neighbours(chf);
+  uint32_t *nb = op_regions_links(chf);
   uint16_t *raw = malloc(sizeof *raw * n1);
   w.lab = calloc(n1, sizeof *w.lab);
   w.fd = calloc(n1, sizeof *w.fd);

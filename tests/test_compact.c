@@ -7,20 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures3d.h"
 #include "onepath_build3d.h"
 #include "optest.h"
 
 static op_hf *mk(int w, int d) {
-  op_hf_grid g;
-  memset(&g, 0, sizeof g);
-  g.cs = 1;
-  g.ch = 0.1;
-  g.width = w;
-  g.depth = d;
-  g.height = 1000;
-  op_hf *hf = NULL;
-  op_hf_create(&g, &hf, NULL);
-  return hf;
+  return fx_hf(w, d, 1, 0.1, 1000);
 }
 
 static void add(op_hf *hf, int x, int z, int smin, int smax, int area) {

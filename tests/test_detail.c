@@ -872,6 +872,24 @@ static void flat_rows(hand *h) {
   for (int i = 0; i < 4; i++) h->verts[3 * i + 1] = 5;
 }
 
+/* The hand-made tile (cs 0.5, ch 0.25) with every corner on row 5, over the floors of f
+** (border 2). */
+static void flat_hand(hand *h, hchf *c, floor_fn f) {
+  hand_init(h, 0.5, 0.25);
+  flat_rows(h);
+  hchf_make(c, &h->grid, 2, f);
+}
+
+/* POLY-212: 1 when the hand-made tile's polygon with detail d assembles into a tile (FMT-022
+** .. FMT-026) with origin y0. */
+static int carries(const hand *h, const op_detail_mesh *d, double y0) {
+  op_tile *t = NULL;
+  op_error e;
+  int ok = op_tile_assemble(&h->pm, d, 0, 0, 0, &h->tiling, y0, &t, &e) == OP_OK && t;
+  op_tile_free(t);
+  return ok;
+}
+
 OPT_TEST(detail_rule, "POLY-202") {
   op_settings s = no_sampling();
   op_error e;
@@ -899,10 +917,8 @@ OPT_TEST(detail_step, "POLY-203") {
 ** and (0, 2, 3), flags 0x05 (edges 0->1, 1->2 on the square) and 0x14 (2->3, 3->0). */
 OPT_TEST(detail_flat_square, "POLY-209") {
   hand h;
-  hand_init(&h, 0.5, 0.25);
-  flat_rows(&h);
   hchf c;
-  hchf_make(&c, &h.grid, 2, flat5);
+  flat_hand(&h, &c, flat5);
   op_settings s = sampling(6, 1);
   op_detail_mesh d;
   op_error e;
@@ -913,9 +929,7 @@ OPT_TEST(detail_flat_square, "POLY-209") {
   OPT_CHECK(d.detail[0].vert_base == 0 && d.detail[0].tri_base == 0 &&
             d.detail[0].vert_count == 0 && d.detail[0].tri_count == 2);
   /* the tile carries it (FMT-022 .. FMT-026) */
-  op_tile *t = NULL;
-  OPT_CHECK(op_tile_assemble(&h.pm, &d, 0, 0, 0, &h.tiling, 3.0, &t, &e) == OP_OK && t);
-  op_tile_free(t);
+  OPT_CHECK(carries(&h, &d, 3.0));
   op_detail_free(&d);
 }
 
@@ -925,10 +939,8 @@ OPT_TEST(detail_flat_square, "POLY-209") {
 ** first, so detail vertex 0 is (4, 4) at row 9: local (2, (9 - 5) * 0.25, 2). */
 OPT_TEST(detail_bump, "POLY-253") {
   hand h;
-  hand_init(&h, 0.5, 0.25);
-  flat_rows(&h);
   hchf c;
-  hchf_make(&c, &h.grid, 2, bump9);
+  flat_hand(&h, &c, bump9);
   op_settings s = sampling(2, 1);
   op_detail_mesh d;
   op_error e;
@@ -947,19 +959,15 @@ OPT_TEST(detail_bump, "POLY-253") {
 ** local y of (3 - 5) * 0.25 = -0.5 (below the tile's origin: FMT-011 allows it). */
 OPT_TEST(detail_height_tie, "POLY-205") {
   hand h;
-  hand_init(&h, 0.5, 0.25);
-  flat_rows(&h);
   hchf c;
-  hchf_make(&c, &h.grid, 2, tie37);
+  flat_hand(&h, &c, tie37);
   op_settings s = sampling(2, 1);
   op_detail_mesh d;
   op_error e;
   OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_OK);
   OPT_CHECK(d.nverts >= 1);
   if (d.nverts >= 1) OPT_CHECK(d.verts[0] == 2.0f && d.verts[1] == -0.5f && d.verts[2] == 2.0f);
-  op_tile *t = NULL;
-  OPT_CHECK(op_tile_assemble(&h.pm, &d, 0, 0, 0, &h.tiling, 3.0, &t, &e) == OP_OK && t);
-  op_tile_free(t);
+  OPT_CHECK(carries(&h, &d, 3.0));
   op_detail_free(&d);
 }
 
@@ -1017,10 +1025,8 @@ static int32_t twin9(int32_t x, int32_t z, int k) {
 }
 OPT_TEST(detail_edge_tie, "POLY-207") {
   hand h;
-  hand_init(&h, 0.5, 0.25);
-  flat_rows(&h);
   hchf c;
-  hchf_make(&c, &h.grid, 2, twin9);
+  flat_hand(&h, &c, twin9);
   op_settings s = sampling(2, 3.5);
   op_detail_mesh d;
   op_error e;
@@ -1046,10 +1052,8 @@ static int32_t twinbump(int32_t x, int32_t z, int k) {
 }
 OPT_TEST(detail_insert_tie, "POLY-253") {
   hand h;
-  hand_init(&h, 0.5, 0.25);
-  flat_rows(&h);
   hchf c;
-  hchf_make(&c, &h.grid, 2, twinbump);
+  flat_hand(&h, &c, twinbump);
   op_settings s = sampling(2, 1);
   op_detail_mesh d;
   op_error e;
@@ -1193,9 +1197,7 @@ OPT_TEST(detail_random_fields, "POLY-256") {
           op_error e;
           OPT_CHECK(op_detail_build(&s, &h.pm, &c.chf, &d, &e) == OP_OK);
           check_detail(opt_s_, &h.pm, &c.chf, &s, &d, &st);
-          op_tile *t = NULL;
-          OPT_CHECK(op_tile_assemble(&h.pm, &d, 0, 0, 0, &h.tiling, 0, &t, &e) == OP_OK && t);
-          op_tile_free(t);
+          OPT_CHECK(carries(&h, &d, 0));
           op_detail_free(&d);
           builds++;
         }
@@ -1369,9 +1371,7 @@ OPT_TEST(detail_review_example, "POLY-209") {
     OPT_CHECK(f32bits((float)((Z64 * cs) / 16)) == 0x3f99999au);
     OPT_CHECK(f32bits((float)(-(r10 * ch) + r14 * ch)) == 0x3f4ccccdu);
     /* and the tile carries it */
-    op_tile *t = NULL;
-    OPT_CHECK(op_tile_assemble(&h.pm, &d, 0, 0, 0, &h.tiling, 0, &t, &e) == OP_OK && t);
-    op_tile_free(t);
+    OPT_CHECK(carries(&h, &d, 0));
     op_detail_free(&d);
   }
 }

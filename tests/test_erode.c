@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fixtures3d.h"
 #include "onepath_build3d.h"
 #include "optest.h"
 
@@ -14,15 +15,9 @@
 ** origin 0, cs 1, ch 0.1 (floor height 1.0 = fl(0 + fl(10 * 0.1))). Optionally a hole
 ** (no span) at (hx, hz). */
 static op_chf *floor_chf(int n, int hx, int hz) {
-  op_hf_grid g;
-  memset(&g, 0, sizeof g);
-  g.cs = 1;
-  g.ch = 0.1;
-  g.width = g.depth = n;
-  g.height = 100;
-  op_hf *hf = NULL;
+  op_hf *hf = fx_hf(n, n, 1, 0.1, 100);
   op_chf *c = NULL;
-  if (op_hf_create(&g, &hf, NULL) != OP_OK) return NULL;
+  if (!hf) return NULL;
   for (int z = 0; z < n; z++)
     for (int x = 0; x < n; x++)
       if (!(x == hx && z == hz)) op_hf_add_span(hf, x, z, 0, 10, 63, 0, NULL);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures3d.h"
 #include "internal.h"
 #include "mesh_internal.h"
 #include "obstacles.h"
@@ -21,15 +22,6 @@
 #include "pipeline_internal.h"
 
 /* ------------------------------------------------------------ helpers */
-
-static op_settings preset(op_partition p) {
-  op_settings s;
-  op_error e;
-  op_settings_preset("Humanoid", &s, &e);
-  s.detail_sample_distance = 0; /* POLY-202; with Layers: RT-080 */
-  s.partition = p;
-  return s;
-}
 
 typedef struct lvl {
   const char *name;
@@ -47,8 +39,12 @@ static int gen(const lvl *l, const op_settings *s, op_trimesh *m) {
   return op_level_generate(l->name, l->seed, l->size, s, m, &e) == OP_OK;
 }
 
-static int bytes_eq(const op_bytes *a, const op_bytes *b) {
-  return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+/* 1 when both saves succeeded (sx into x, sy into y) with the same bytes; frees both. */
+static int saved_eq(op_status sx, op_bytes *x, op_status sy, op_bytes *y) {
+  int eq = sx == OP_OK && sy == OP_OK && fx_same(x, y);
+  op_bytes_free(x);
+  op_bytes_free(y);
+  return eq;
 }
 
 /* 1 when both tiles are absent or both serialize to the same bytes. */
@@ -56,22 +52,14 @@ static int tile_eq(const op_tile *a, const op_tile *b) {
   if (!a || !b) return a == b;
   op_bytes x = {NULL, 0}, y = {NULL, 0};
   op_error e;
-  int eq = op_tile_save(a, &x, &e) == OP_OK && op_tile_save(b, &y, &e) == OP_OK &&
-           bytes_eq(&x, &y);
-  op_bytes_free(&x);
-  op_bytes_free(&y);
-  return eq;
+  return saved_eq(op_tile_save(a, &x, &e), &x, op_tile_save(b, &y, &e), &y);
 }
 
 static int chf_eq(const op_chf *a, const op_chf *b) {
   if (!a || !b) return a == b;
   op_bytes x = {NULL, 0}, y = {NULL, 0};
   op_error e;
-  int eq = op_chf_save(a, &x, &e) == OP_OK && op_chf_save(b, &y, &e) == OP_OK &&
-           bytes_eq(&x, &y);
-  op_bytes_free(&x);
-  op_bytes_free(&y);
-  return eq;
+  return saved_eq(op_chf_save(a, &x, &e), &x, op_chf_save(b, &y, &e), &y);
 }
 
 /* The walkable area of a tile: the sum of its polygons' areas (shoelace on x, z of the
@@ -94,11 +82,7 @@ static double tile_area(const op_tile *t) {
 static int mesh_eq(const op_mesh *a, const op_mesh *b) {
   op_bytes x = {NULL, 0}, y = {NULL, 0};
   op_error e;
-  int eq = op_mesh_save(a, &x, &e) == OP_OK && op_mesh_save(b, &y, &e) == OP_OK &&
-           bytes_eq(&x, &y);
-  op_bytes_free(&x);
-  op_bytes_free(&y);
-  return eq;
+  return saved_eq(op_mesh_save(a, &x, &e), &x, op_mesh_save(b, &y, &e), &y);
 }
 
 /* ------------------------------------------------------------ RT-087 */
@@ -113,7 +97,7 @@ static const lvl MORE[4] = {{"terrain", 5, 48}, {"city", 11, 3}, {"stairs", 9, 2
 OPT_TEST(one_layer_equals_general, "RT-087") {
   uint32_t all_single = 0, all_same = 0;
   for (int l = 0; l < 12; l++) {
-    op_settings s = preset(OP_PARTITION_LAYERS);
+    op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
     const lvl *lv = l >= 4 && l < 8 ? &MORE[l - 4] : &LEVELS[l % 4];
     if (l >= 8) { /* the Small preset */
       op_error e0;
@@ -189,7 +173,7 @@ OPT_TEST(one_layer_equals_general, "RT-087") {
 ** order (map ascending, each span's floor, clearance and area copied), and its links are
 ** the tile's links to spans of L, re-indexed; the views of all layers hold every span once. */
 OPT_TEST(layer_view, "RT-083") {
-  op_settings s = preset(OP_PARTITION_LAYERS);
+  op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
   op_trimesh m;
   OPT_CHECK(gen(&LEVELS[1], &s, &m));
   op_soup soup = op_trimesh_soup(&m);
@@ -264,13 +248,8 @@ static void middle_obstacles(const op_trimesh *m, op_obstacle o[2]) {
       if (p > mx[k]) mx[k] = p;
     }
   double cx = (mn[0] + mx[0]) / 2, cz = (mn[2] + mx[2]) / 2;
-  memset(o, 0, 2 * sizeof *o);
-  o[0].shape = OP_OBSTACLE_CYLINDER;
-  o[0].center[0] = cx, o[0].center[1] = mn[1] - 1, o[0].center[2] = cz;
-  o[0].radius = 1.5, o[0].height = mx[1] - mn[1] + 2;
-  o[1].shape = OP_OBSTACLE_BOX;
-  o[1].bmin[0] = mn[0] + 3, o[1].bmin[1] = mn[1] - 1, o[1].bmin[2] = cz + 4;
-  o[1].bmax[0] = mn[0] + 5, o[1].bmax[1] = mx[1] + 1, o[1].bmax[2] = cz + 6;
+  o[0] = fx_cylinder(cx, mn[1] - 1, cz, 1.5, mx[1] - mn[1] + 2);
+  o[1] = fx_box(mn[0] + 3, mn[1] - 1, cz + 4, mn[0] + 5, mx[1] + 1, cz + 6);
 }
 
 /* With volumes and Obstacles in the settings, a tile's base holds: the layers of the tile
@@ -281,20 +260,15 @@ OPT_TEST(base_marks_after_layers, "RT-081") {
   uint32_t changed = 0, layered = 0;
   for (int l = 0; l < 4; l++)
     for (int p = 0; p < 2; p++) {
-      op_settings s = preset(p ? OP_PARTITION_LAYERS : OP_PARTITION_WATERSHED);
+      op_settings s = fx_humanoid(p ? OP_PARTITION_LAYERS : OP_PARTITION_WATERSHED);
       op_trimesh m;
       OPT_CHECK(gen(&LEVELS[l], &s, &m));
       op_soup soup = op_trimesh_soup(&m);
       op_obstacle o[2];
       middle_obstacles(&m, o);
-      op_convex_volume vol;
-      memset(&vol, 0, sizeof vol);
-      vol.npoints = 4;
       double x0 = o[0].center[0] - 4, z0 = o[0].center[2] - 8;
-      double pts[4][2] = {{x0, z0}, {x0 + 3, z0}, {x0 + 3, z0 + 3}, {x0, z0 + 3}};
-      memcpy(vol.points, pts, sizeof pts);
-      vol.ymin = o[0].center[1], vol.ymax = o[0].center[1] + o[0].height;
-      vol.area = 0;
+      op_convex_volume vol = fx_quad(x0, z0, x0 + 3, z0 + 3, o[0].center[1],
+                                     o[0].center[1] + o[0].height, 0);
       op_settings sv = s, so = s;
       sv.nvolumes = 1, sv.volumes = &vol;
       so.nvolumes = 1, so.volumes = &vol, so.nobstacles = 2, so.obstacles = o;
@@ -363,7 +337,7 @@ OPT_TEST(obstacles_change_covered_tiles_only, "RT-010") {
   uint32_t diff = 0, covered = 0, outside = 0;
   for (int l = 0; l < 4; l++)
     for (int p = 0; p < 2; p++) {
-      op_settings s = preset(p ? OP_PARTITION_LAYERS : OP_PARTITION_WATERSHED);
+      op_settings s = fx_humanoid(p ? OP_PARTITION_LAYERS : OP_PARTITION_WATERSHED);
       op_trimesh m;
       OPT_CHECK(gen(&LEVELS[l], &s, &m));
       op_soup soup = op_trimesh_soup(&m);
@@ -407,7 +381,7 @@ OPT_TEST(obstacles_change_covered_tiles_only, "RT-010") {
 /* The plain build with Obstacles equals, tile for tile, the stages run on the base built
 ** without them and marked afterwards (RT-010; general path: op_pl_tile_general). */
 OPT_TEST(obstacles_equal_marking_after, "RT-010") {
-  op_settings s = preset(OP_PARTITION_WATERSHED);
+  op_settings s = fx_humanoid(OP_PARTITION_WATERSHED);
   op_trimesh m;
   OPT_CHECK(gen(&LEVELS[1], &s, &m));
   op_soup soup = op_trimesh_soup(&m);
@@ -449,7 +423,7 @@ OPT_TEST(obstacles_equal_marking_after, "RT-010") {
 OPT_TEST(keep_equals_plain, "RT-015") {
   for (int l = 0; l < 4; l++)
     for (int p = 0; p < 2; p++) {
-      op_settings s = preset(p ? OP_PARTITION_LAYERS : OP_PARTITION_MONOTONE);
+      op_settings s = fx_humanoid(p ? OP_PARTITION_LAYERS : OP_PARTITION_MONOTONE);
       op_trimesh m;
       OPT_CHECK(gen(&LEVELS[l], &s, &m));
       op_soup soup = op_trimesh_soup(&m);
@@ -495,7 +469,7 @@ OPT_TEST(keep_equals_plain, "RT-015") {
 ** not built; (d) tiles in the order of POLY-223 with the layers ascending. */
 OPT_TEST(slot_count, "RT-086") {
   for (int l = 0; l < 4; l++) {
-    op_settings s = preset(OP_PARTITION_LAYERS);
+    op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
     op_trimesh m;
     OPT_CHECK(gen(&LEVELS[l], &s, &m));
     op_soup soup = op_trimesh_soup(&m);
@@ -551,7 +525,7 @@ static op_status pit_build(pit_fn f, op_pl_ctx *c, op_settings *s, op_solid_colu
   cols->col_start = start;
   cols->nspans = (uint32_t)(n * n);
   cols->spans = spans;
-  *s = preset(OP_PARTITION_LAYERS);
+  *s = fx_humanoid(OP_PARTITION_LAYERS);
   s->agent_radius = 0;
   s->min_region_area = 0;
   return op_pl_begin_columns(c, s, cols, NULL, e);
@@ -612,7 +586,7 @@ OPT_TEST(layer_limit, "RT-082") {
 ** built tiles are under a deck over a floor (two layers each): the grid passes POLY-222,
 ** the sum of the layer counts exceeds 2^22, a limit error tile_cells with TileSize. */
 OPT_TEST(slot_limit, "RT-086") {
-  op_settings s = preset(OP_PARTITION_LAYERS);
+  op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
   s.tile_cells = 1;
   const double w = 0.3 * 2048 - 0.15; /* the last vertex inside tile column 2047 */
   /* floor 0..3 at y 0, deck 0..3 at y 3, a vertical triangle far away */
@@ -645,7 +619,7 @@ OPT_TEST(slot_limit, "RT-086") {
 ** path: every tile has layer 0 and max_tiles is ntx * ntz; without sampling it is layer
 ** first; the other partitions never are. */
 OPT_TEST(when_layer_first, "RT-080") {
-  op_settings s = preset(OP_PARTITION_LAYERS);
+  op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
   op_trimesh m;
   OPT_CHECK(gen(&LEVELS[1], &s, &m));
   op_soup soup = op_trimesh_soup(&m);

@@ -12,74 +12,13 @@
 #include <string.h>
 
 #include "artifact.h"
+#include "fixtures3d.h"
 #include "mesh_internal.h"
 #include "optest.h"
 
-static op_tiling tiling(void) {
-  op_tiling t;
-  memset(&t, 0, sizeof t);
-  t.cell_size = 1.0;
-  t.cell_height = 0.5;
-  t.tile_cells = 4;
-  t.max_verts_per_poly = 6;
-  return t;
-}
-
-static op_mesh_params params(double climb, uint32_t max_tiles) {
-  op_mesh_params p;
-  p.tiling = tiling();
-  p.walkable_climb = climb;
-  p.max_tiles = max_tiles;
-  return p;
-}
-
-/* A strip tile: cuts z_0 = 0 < z_1 < ... < z_n = 4; local y of a vertex = slope_x * x
-** + base. flags of polygon k = k + 1, area 0. */
-static op_tile *strip_tile2(int x, int z, int layer, double oy, int n, const float *cuts,
-                            float ybase, float slope_x, float slope_z) {
-  float verts[3 * 2 * 9];
-  op_poly_desc polys[8];
-  memset(polys, 0, sizeof polys);
-  for (int k = 0; k <= n; k++) {
-    float zz = cuts[k];
-    float *a = &verts[6 * k], *b = a + 3;
-    a[0] = 0.0f, a[1] = ybase + slope_z * zz, a[2] = zz;                 /* 2k: x = 0 */
-    b[0] = 4.0f, b[1] = ybase + slope_x * 4.0f + slope_z * zz, b[2] = zz; /* 2k+1: x = 4 */
-  }
-  for (int k = 0; k < n; k++) {
-    op_poly_desc *p = &polys[k];
-    p->nverts = 4;
-    p->flags = (uint16_t)(k + 1);
-    p->verts[0] = (uint16_t)(2 * k);
-    p->verts[1] = (uint16_t)(2 * k + 1);
-    p->verts[2] = (uint16_t)(2 * k + 3);
-    p->verts[3] = (uint16_t)(2 * k + 2);
-    p->neis[0] = k == 0 ? (OP_NEI_PORTAL | 3u) : (uint16_t)k;       /* polygon k-1 */
-    p->neis[1] = OP_NEI_PORTAL | 2u;
-    p->neis[2] = k == n - 1 ? (OP_NEI_PORTAL | 1u) : (uint16_t)(k + 2); /* polygon k+1 */
-    p->neis[3] = OP_NEI_PORTAL | 0u;
-  }
-  op_tile_desc d;
-  memset(&d, 0, sizeof d);
-  d.x = x, d.z = z, d.layer = layer;
-  d.tiling = tiling();
-  d.origin_y = oy;
-  d.nverts = (uint32_t)(2 * (n + 1));
-  d.verts = verts;
-  d.npolys = (uint32_t)n;
-  d.polys = polys;
-  op_tile *t = NULL;
-  op_error e;
-  if (op_tile_create(&d, &t, &e) != OP_OK) {
-    fprintf(stderr, "strip_tile: %s\n", e.message);
-    return NULL;
-  }
-  return t;
-}
-
 static op_tile *strip_tile(int x, int z, int layer, double oy, int n, const float *cuts,
                            float ybase, float slope_x) {
-  return strip_tile2(x, z, layer, oy, n, cuts, ybase, slope_x, 0.0f);
+  return fx_strip_tile(x, z, layer, oy, n, cuts, ybase, slope_x, 0.0f, 0.5);
 }
 
 static const float CUT1[2] = {0.0f, 4.0f};
@@ -89,31 +28,12 @@ static op_tile *square(int x, int z, int layer, double oy) {
   return strip_tile(x, z, layer, oy, 1, CUT1, 0.0f, 0.0f);
 }
 
-static op_mesh *mk(double climb, uint32_t max_tiles) {
-  op_mesh_params p = params(climb, max_tiles);
-  op_mesh *m = NULL;
-  op_error e;
-  if (op_mesh_create(&p, &m, &e)) fprintf(stderr, "mk: %s\n", e.message);
-  return m;
-}
-
 static op_ref add(op_mesh *m, op_tile *t) {
   op_ref r = 0;
   op_error e;
   if (op_mesh_add_tile(m, t, &r, &e)) fprintf(stderr, "add: %s\n", e.message);
   op_tile_free(t);
   return r;
-}
-
-static op_bytes save(const op_mesh *m) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_mesh_save(m, &b, &e)) fprintf(stderr, "save: %s\n", e.message);
-  return b;
-}
-
-static int same_bytes(const op_bytes *a, const op_bytes *b) {
-  return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
 }
 
 /* The link of slot s, polygon p, edge e towards target ref r (or NULL). */
@@ -158,7 +78,7 @@ OPT_TEST(ref_layout, "MESH-010") {
   OPT_CHECK(opm_make_ref(1, 0, 0) == ((uint64_t)1 << 42));
   OPT_CHECK(opm_make_ref(3, 5, 7) == (((uint64_t)3 << 42) | ((uint64_t)5 << 20) | 7u));
   OPT_CHECK(opm_make_ref((1u << 22) - 1u, (1u << 22) - 1u, (1u << 20) - 1u) == UINT64_MAX);
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_ref r = add(m, square(0, 0, 0, 0.0));
   OPT_CHECK(r == ((uint64_t)1 << 42)); /* slot 0, generation 1, polygon 0 */
   op_ref r1 = add(m, square(5, 5, 0, 0.0));
@@ -174,29 +94,29 @@ OPT_TEST(ref_layout, "MESH-010") {
 OPT_TEST(params_validation, "MESH-002") {
   op_mesh *m = NULL;
   op_error e;
-  op_mesh_params p = params(0.5, 4);
+  op_mesh_params p = fx_mesh_params(0.5, 4);
   p.walkable_climb = NAN;
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "walkable_climb") && !m);
   p.walkable_climb = -0.25;
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.value, "-0.25"));
-  p = params(0.5, 0);
+  p = fx_mesh_params(0.5, 0);
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "max_tiles"));
-  p = params(0.5, (1u << 22) + 1u);
+  p = fx_mesh_params(0.5, (1u << 22) + 1u);
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "max_tiles"));
-  p = params(0.5, 1u << 22); /* the largest slot count is allowed; slots are lazy */
+  p = fx_mesh_params(0.5, 1u << 22); /* the largest slot count is allowed; slots are lazy */
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_OK && m);
   op_mesh_free(m);
   m = NULL;
-  p = params(0.0, 1);
+  p = fx_mesh_params(0.0, 1);
   p.tiling.cell_size = 0.0;
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "tiling.cell_size"));
-  p = params(0.0, 1);
+  p = fx_mesh_params(0.0, 1);
   p.tiling.tile_cells = 8193;
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "tiling.tile_cells"));
-  p = params(0.0, 1);
+  p = fx_mesh_params(0.0, 1);
   p.tiling.origin[1] = INFINITY;
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE && !strcmp(e.field, "tiling.origin[1]"));
-  p = params(0.0, 1);
+  p = fx_mesh_params(0.0, 1);
   p.tiling.max_verts_per_poly = 13;
   OPT_CHECK(op_mesh_create(&p, &m, &e) == OP_E_RANGE &&
             !strcmp(e.field, "tiling.max_verts_per_poly"));
@@ -204,7 +124,7 @@ OPT_TEST(params_validation, "MESH-002") {
 }
 
 OPT_TEST(tiling_mismatch, "MESH-005") {
-  op_mesh_params p = params(0.5, 4);
+  op_mesh_params p = fx_mesh_params(0.5, 4);
   p.tiling.cell_height = 0.25; /* tiles are made with 0.5 */
   op_mesh *m = NULL;
   op_error e;
@@ -221,7 +141,7 @@ OPT_TEST(tiling_mismatch, "MESH-005") {
 
 /* Two tiles side by side: A = square (0,0), B = strips [0,1], [1,4] at (1,0). */
 OPT_TEST(stitch_two, "MESH-021") {
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_ref ra = add(m, square(0, 0, 0, 0.0));
   op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
   /* A's edge 1 (x = 4, z 0..4) meets B's left edges: strip 0 on [0,1], strip 1 on [1,4] */
@@ -252,7 +172,7 @@ OPT_TEST(stitch_two, "MESH-021") {
 ** [2.5,4]; A0 x B1 -> empty. */
 OPT_TEST(stitch_partial, "MESH-022") {
   static const float C25[3] = {0.0f, 2.5f, 4.0f};
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_ref ra = add(m, strip_tile(0, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
   op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, C25, 0.0f, 0.0f));
   const opm_link *a = find_link(m, 0, 0, 1, rb), *b = find_link(m, 0, 1, 1, rb),
@@ -270,7 +190,7 @@ OPT_TEST(stitch_partial, "MESH-022") {
 ** strip [1,4] shares only z = 1. Tested above implicitly; here with a single pair. */
 OPT_TEST(stitch_point_contact, "MESH-022") {
   static const float CA[3] = {0.0f, 1.0f, 4.0f};
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   add(m, strip_tile(0, 0, 0, 0.0, 2, CA, 0.0f, 0.0f));
   op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CA, 0.0f, 0.0f));
   /* strips line up: A0-B0 [0,1], A1-B1 [1,4], A0-B1 and A1-B0 touch at z = 1 only */
@@ -283,7 +203,7 @@ OPT_TEST(stitch_point_contact, "MESH-022") {
 /* Layers: B layer 0 at origin_y 0.5 (gap 0.5 = climb: linked), B' layer 1 at origin_y
 ** 0.75 (gap 0.75 > 0.5: not linked), B'' layer 2 at 0.25 (linked). */
 OPT_TEST(stitch_layers_climb, "MESH-023") {
-  op_mesh *m = mk(0.5, 8);
+  op_mesh *m = fx_mesh(0.5, 8);
   add(m, square(0, 0, 0, 0.0));
   op_ref r0 = add(m, square(1, 0, 0, 0.5));
   op_ref r1 = add(m, square(1, 0, 1, 0.75));
@@ -300,7 +220,7 @@ OPT_TEST(stitch_layers_climb, "MESH-023") {
 /* World heights: A's local y = 0.5 x, so its +x edge is at height 2 from z = 0 to 4.
 ** B flat at origin_y 2.5: gap 0.5 = climb, linked; B' at 2.5 + 2^-20: not linked. */
 OPT_TEST(stitch_heights_world, "MESH-023") {
-  op_mesh *m = mk(0.5, 8);
+  op_mesh *m = fx_mesh(0.5, 8);
   add(m, strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.5f));
   op_ref rb = add(m, square(1, 0, 0, 2.5));
   op_ref rc = add(m, square(1, 0, 1, 2.5 + 1.0 / 1048576.0));
@@ -311,7 +231,7 @@ OPT_TEST(stitch_heights_world, "MESH-023") {
   OPT_CHECK(!find_link(m, 0, 0, 2, rd));
   op_mesh_free(m);
   /* climb 2: gaps 1 (x = 0) and 1 (x = 4: |2 - 1|) -> linked over the whole edge [0, 4] */
-  m = mk(2.0, 8);
+  m = fx_mesh(2.0, 8);
   add(m, strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.5f));
   rd = add(m, square(0, 1, 0, 1.0));
   const opm_link *l = find_link(m, 0, 0, 2, rd);
@@ -326,15 +246,15 @@ OPT_TEST(stitch_heights_world, "MESH-023") {
 ** strip 0: gaps 0 (z 0) and 0.5 (z 1); strip 1: gaps 0.5 (z 1) and 2 (z 4).
 ** climb 0.5 links A to strip 0 only; climb 0.4921875 links nothing. */
 OPT_TEST(stitch_interpolated_gap, "MESH-023") {
-  op_mesh *m = mk(0.5, 8);
-  add(m, strip_tile2(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f));
+  op_mesh *m = fx_mesh(0.5, 8);
+  add(m, fx_strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f, 0.5));
   op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
   const opm_link *l = find_link(m, 0, 0, 1, rb);
   OPT_CHECK(l && l->lo == 0.0f && l->hi == 1.0f);
   OPT_CHECK(!find_link(m, 0, 0, 1, rb + 1) && count_ext(m, 0) == 1 && links_symmetric(m));
   op_mesh_free(m);
-  m = mk(0.4921875, 8);
-  add(m, strip_tile2(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f));
+  m = fx_mesh(0.4921875, 8);
+  add(m, fx_strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f, 0.5));
   add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
   OPT_CHECK(count_ext(m, 0) == 0 && count_ext(m, 1) == 0);
   op_mesh_free(m);
@@ -342,7 +262,7 @@ OPT_TEST(stitch_interpolated_gap, "MESH-023") {
 
 /* Four tiles in a 2x2 block: each square links to exactly its two neighbours. */
 OPT_TEST(stitch_four, "MESH-021") {
-  op_mesh *m = mk(0.5, 8);
+  op_mesh *m = fx_mesh(0.5, 8);
   op_ref r00 = add(m, square(0, 0, 0, 0.0));
   op_ref r10 = add(m, square(1, 0, 0, 0.0));
   op_ref r01 = add(m, square(0, 1, 0, 0.0));
@@ -364,7 +284,7 @@ OPT_TEST(stitch_four, "MESH-021") {
 ** nothing. */
 OPT_TEST(order_independence, "MESH-024") {
   op_error e;
-  op_mesh *m1 = mk(0.5, 8), *m2 = mk(0.5, 8);
+  op_mesh *m1 = fx_mesh(0.5, 8), *m2 = fx_mesh(0.5, 8);
   add(m1, square(0, 0, 0, 0.0));             /* A slot 0 */
   add(m1, square(9, 9, 0, 0.0));             /* X slot 1 */
   OPT_CHECK(op_mesh_remove_tile(m1, 9, 9, 0, &e) == OP_OK);
@@ -375,11 +295,11 @@ OPT_TEST(order_independence, "MESH-024") {
   add(m2, square(0, 1, 0, 0.0));             /* C slot 2 */
   OPT_CHECK(op_mesh_remove_tile(m2, 1, 1, 0, &e) == OP_OK);
   add(m2, square(1, 0, 0, 0.0));             /* B slot 1 gen 2 */
-  op_bytes b1 = save(m1), b2 = save(m2);
-  OPT_CHECK(b1.len > 0 && same_bytes(&b1, &b2));
+  op_bytes b1 = fx_mesh_bytes(m1), b2 = fx_mesh_bytes(m2);
+  OPT_CHECK(b1.len > 0 && fx_same(&b1, &b2));
   OPT_CHECK(opm_relink_all(m2) == 0);
-  op_bytes b3 = save(m2);
-  OPT_CHECK(same_bytes(&b1, &b3));
+  op_bytes b3 = fx_mesh_bytes(m2);
+  OPT_CHECK(fx_same(&b1, &b3));
   op_bytes_free(&b1);
   op_bytes_free(&b2);
   op_bytes_free(&b3);
@@ -389,7 +309,7 @@ OPT_TEST(order_independence, "MESH-024") {
 
 OPT_TEST(generations_stale, "MESH-011") {
   op_error e;
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_ref r1 = add(m, square(0, 0, 0, 0.0));
   uint16_t fl = 0;
   uint8_t ar = 9;
@@ -419,16 +339,16 @@ OPT_TEST(generations_stale, "MESH-011") {
 
 OPT_TEST(slot_reuse_and_limit, "MESH-012") {
   op_error e;
-  op_mesh *m = mk(0.5, 3);
+  op_mesh *m = fx_mesh(0.5, 3);
   add(m, square(0, 0, 0, 0.0));
   add(m, square(2, 0, 0, 0.0));
   add(m, square(4, 0, 0, 0.0));
   op_tile *t = square(6, 0, 0, 0.0);
   op_ref r = 0;
-  op_bytes before = save(m);
+  op_bytes before = fx_mesh_bytes(m);
   OPT_CHECK(op_mesh_add_tile(m, t, &r, &e) == OP_E_LIMIT && !strcmp(e.field, "max_tiles"));
-  op_bytes after = save(m);
-  OPT_CHECK(same_bytes(&before, &after));
+  op_bytes after = fx_mesh_bytes(m);
+  OPT_CHECK(fx_same(&before, &after));
   op_bytes_free(&after);
   OPT_CHECK(op_mesh_remove_tile(m, 2, 0, 0, &e) == OP_OK);
   OPT_CHECK(op_mesh_add_tile(m, t, &r, &e) == OP_OK && r == opm_make_ref(2, 1, 0));
@@ -446,7 +366,7 @@ OPT_TEST(slot_reuse_and_limit, "MESH-012") {
 
 OPT_TEST(edits_kept_and_dropped, "MESH-031") {
   op_error e;
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_ref ra = add(m, strip_tile(0, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
   OPT_CHECK(op_mesh_set_poly_flags(m, ra + 1, 0xBEEF, &e) == OP_OK);
   OPT_CHECK(op_mesh_set_poly_area(m, ra, 63, &e) == OP_OK);
@@ -470,7 +390,7 @@ OPT_TEST(edits_kept_and_dropped, "MESH-031") {
 
 /* MESH-040..MESH-043: the bytes of a one-tile mesh, field by field. */
 OPT_TEST(save_layout, "MESH-041") {
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_tile *t = square(0, 0, 0, 0.0);
   op_bytes tb = {NULL, 0};
   op_error e;
@@ -479,7 +399,7 @@ OPT_TEST(save_layout, "MESH-041") {
   OPT_CHECK(op_mesh_add_tile(m, t, &r, &e) == OP_OK);
   op_tile_free(t);
   OPT_CHECK(op_mesh_set_poly_flags(m, r, 7, &e) == OP_OK);
-  op_bytes b = save(m);
+  op_bytes b = fx_mesh_bytes(m);
   /* header 72, record header 24, tile, 4 + one edit 8, 4 + no links */
   OPT_CHECK(b.len == 72 + 24 + tb.len + 12 + 4);
   if (b.len == 72 + 24 + tb.len + 16) {
@@ -500,7 +420,7 @@ OPT_TEST(save_layout, "MESH-041") {
   }
   /* an edit set back to the tile's own value is no edit */
   OPT_CHECK(op_mesh_set_poly_flags(m, r, 1, &e) == OP_OK);
-  op_bytes b2 = save(m);
+  op_bytes b2 = fx_mesh_bytes(m);
   OPT_CHECK(b2.len == b.len - 8);
   op_bytes_free(&b);
   op_bytes_free(&b2);
@@ -510,10 +430,10 @@ OPT_TEST(save_layout, "MESH-041") {
 
 /* MESH-043: a link record's bytes (two tiles). */
 OPT_TEST(save_link_record, "MESH-043") {
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   add(m, square(0, 0, 0, 0.0));
   op_ref rb = add(m, square(1, 0, 0, 0.0));
-  op_bytes b = save(m), tb = {NULL, 0};
+  op_bytes b = fx_mesh_bytes(m), tb = {NULL, 0};
   op_error e;
   OPT_CHECK(op_tile_save(occ(m, 0)->tile, &tb, &e) == OP_OK);
   const uint8_t *q = b.data + 96 + tb.len; /* after slot 0's tile bytes */
@@ -534,18 +454,18 @@ OPT_TEST(save_link_record, "MESH-043") {
 /* Failed calls change nothing (MESH-001). */
 OPT_TEST(failed_calls_change_nothing, "MESH-001") {
   op_error e;
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_ref r = add(m, square(0, 0, 0, 0.0));
   add(m, square(1, 0, 0, 0.0));
-  op_bytes before = save(m), after;
+  op_bytes before = fx_mesh_bytes(m), after;
   op_tile *t = square(1, 0, 0, 0.0);
   op_ref o = 0;
   OPT_CHECK(op_mesh_add_tile(m, t, &o, &e) == OP_E_ARGUMENT && o == 0);
   OPT_CHECK(op_mesh_remove_tile(m, 5, 0, 0, &e) == OP_E_ARGUMENT);
   OPT_CHECK(op_mesh_set_poly_area(m, r, 200, &e) == OP_E_RANGE);
   OPT_CHECK(op_mesh_set_poly_flags(m, r + 5, 3, &e) == OP_E_ARGUMENT);
-  after = save(m);
-  OPT_CHECK(same_bytes(&before, &after));
+  after = fx_mesh_bytes(m);
+  OPT_CHECK(fx_same(&before, &after));
   op_tile_free(t);
   op_bytes_free(&before);
   op_bytes_free(&after);
@@ -557,7 +477,7 @@ OPT_TEST(failed_calls_change_nothing, "MESH-001") {
 ** k+1 to strip k), with side and target edge 0xFF and an interval of +0.0, +0.0. */
 OPT_TEST(internal_links, "MESH-020") {
   static const float C3[4] = {0.0f, 1.0f, 2.0f, 4.0f};
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_ref r = add(m, strip_tile(0, 0, 0, 0.0, 3, C3, 0.0f, 0.0f));
   const opm_occ *sl = occ(m, 0);
   OPT_CHECK(sl->nlinks == 4);
@@ -587,18 +507,18 @@ OPT_TEST(offmesh_unconnected, "MESH-025") {
   op_offmesh_desc om = {{1, 0, 1}, {5, 0, 1}, 0.5f, 1, 0, 1, 7};
   op_tile_desc d;
   memset(&d, 0, sizeof d);
-  d.tiling = tiling();
+  d.tiling = fx_tiling(0.5);
   d.nverts = 4, d.verts = verts, d.npolys = 1, d.polys = &poly;
   d.noffmesh = 1, d.offmesh = &om;
   op_tile *t = NULL;
   op_error e;
   OPT_CHECK(op_tile_create(&d, &t, &e) == OP_OK);
-  op_mesh *m1 = mk(0.5, 4), *m2 = mk(0.5, 4);
+  op_mesh *m1 = fx_mesh(0.5, 4), *m2 = fx_mesh(0.5, 4);
   add(m1, t);
   add(m1, square(1, 0, 0, 0.0));
   add(m2, square(0, 0, 0, 0.0));
   add(m2, square(1, 0, 0, 0.0));
-  op_bytes b1 = save(m1), b2 = save(m2);
+  op_bytes b1 = fx_mesh_bytes(m1), b2 = fx_mesh_bytes(m2);
   OPT_CHECK(b1.len == b2.len + 36);
   OPT_CHECK(occ(m1, 0)->nlinks == 1 && occ(m2, 0)->nlinks == 1 && occ(m1, 1)->nlinks == 1);
   OPT_CHECK(occ(m1, 0)->links[0].target == occ(m2, 0)->links[0].target);
@@ -611,18 +531,18 @@ OPT_TEST(offmesh_unconnected, "MESH-025") {
 /* MESH-002: -0.0 in the origin and the climb is stored as +0.0, so tiles (which never hold
 ** -0.0, FMT-012) still match and the bytes equal those of a mesh made with +0.0. */
 OPT_TEST(negative_zero_params, "MESH-002") {
-  op_mesh_params p = params(-0.0, 4);
+  op_mesh_params p = fx_mesh_params(-0.0, 4);
   p.tiling.origin[0] = -0.0;
   p.tiling.origin[2] = -0.0;
-  op_mesh *m1 = NULL, *m2 = mk(0.0, 4);
+  op_mesh *m1 = NULL, *m2 = fx_mesh(0.0, 4);
   op_error e;
   OPT_CHECK(op_mesh_create(&p, &m1, &e) == OP_OK);
   op_tile *t = square(0, 0, 0, 0.0);
   op_ref r = 0;
   OPT_CHECK(op_mesh_add_tile(m1, t, &r, &e) == OP_OK);
   add(m2, t);
-  op_bytes b1 = save(m1), b2 = save(m2);
-  OPT_CHECK(b1.len > 0 && same_bytes(&b1, &b2));
+  op_bytes b1 = fx_mesh_bytes(m1), b2 = fx_mesh_bytes(m2);
+  OPT_CHECK(b1.len > 0 && fx_same(&b1, &b2));
   op_bytes_free(&b1);
   op_bytes_free(&b2);
   op_mesh_free(m1);
@@ -637,7 +557,7 @@ OPT_TEST(random_history, "MESH-024") {
   static const int NC[4] = {1, 2, 2, 3};
   op_prng g;
   op_prng_seed(&g, 20261129);
-  op_mesh *m = mk(0.5, 32);
+  op_mesh *m = fx_mesh(0.5, 32);
   int bad = 0, steps = 0;
   uint32_t most = 0; /* the most external links seen at once: the history is not trivial */
   for (int step = 0; step < 300; step++) {
@@ -653,18 +573,18 @@ OPT_TEST(random_history, "MESH-024") {
     else op_mesh_remove_tile(m, x, z, layer, &e);
     op_tile_free(t);
     if (r && op_prng_below(&g, 2)) op_mesh_set_poly_flags(m, r, (uint16_t)step, &e);
-    op_bytes b1 = save(m), s = {NULL, 0};
+    op_bytes b1 = fx_mesh_bytes(m), s = {NULL, 0};
     OPT_CHECK(opm_relink_all(m) == 0);
-    op_bytes b2 = save(m);
-    if (!same_bytes(&b1, &b2) || !links_symmetric(m)) bad++;
+    op_bytes b2 = fx_mesh_bytes(m);
+    if (!fx_same(&b1, &b2) || !links_symmetric(m)) bad++;
     uint32_t ext = 0;
     for (uint32_t k = 0; k < m->nslots; k++) ext += count_ext(m, m->slots[k].index);
     if (ext > most) most = ext;
     OPT_CHECK(op_mesh_snapshot_save(m, &s, &e) == OP_OK);
-    op_mesh *n = mk(0.5, 32);
+    op_mesh *n = fx_mesh(0.5, 32);
     OPT_CHECK(op_mesh_snapshot_load(n, s.data, s.len, &e) == OP_OK);
-    op_bytes b3 = save(n);
-    if (!same_bytes(&b1, &b3)) bad++;
+    op_bytes b3 = fx_mesh_bytes(n);
+    if (!fx_same(&b1, &b3)) bad++;
     steps++;
     op_mesh_free(n);
     op_bytes_free(&b1);
@@ -696,10 +616,10 @@ static void part_cb(void *ud, const char *name, size_t off, size_t len) {
 ** record's own tile bytes start. */
 OPT_TEST(artifact_parts, "MESH-044") {
   op_error e;
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   add(m, square(0, 0, 0, 0.0));
   add(m, strip_tile(1, 0, 2, 0.0, 2, CUT2, 0.0f, 0.0f));
-  op_bytes b = save(m), t0 = {NULL, 0}, t1 = {NULL, 0};
+  op_bytes b = fx_mesh_bytes(m), t0 = {NULL, 0}, t1 = {NULL, 0};
   OPT_CHECK(op_tile_save(occ(m, 0)->tile, &t0, &e) == OP_OK);
   OPT_CHECK(op_tile_save(occ(m, 1)->tile, &t1, &e) == OP_OK);
   parts p;

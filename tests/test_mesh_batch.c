@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures3d.h"
 #include "mesh_internal.h"
 #include "onepath_pipeline.h"
 #include "optest.h"
@@ -20,86 +21,8 @@
 
 /* ------------------------------------------------------------ mesh helpers */
 
-static op_tiling tiling(double ch) {
-  op_tiling t;
-  memset(&t, 0, sizeof t);
-  t.cell_size = 1.0;
-  t.cell_height = ch;
-  t.tile_cells = 4;
-  t.max_verts_per_poly = 6;
-  return t;
-}
-
-static op_mesh *mk(double climb, uint32_t max_tiles) {
-  op_mesh_params p;
-  p.tiling = tiling(0.5);
-  p.walkable_climb = climb;
-  p.max_tiles = max_tiles;
-  op_mesh *m = NULL;
-  op_error e;
-  if (op_mesh_create(&p, &m, &e)) fprintf(stderr, "mk: %s\n", e.message);
-  return m;
-}
-
-/* A strip tile (as tests/test_mesh.c): horizontal strips between the cuts, x over [0, 4];
-** edge 0 bottom, 1 right (portal +x), 2 top, 3 left (portal -x); the first strip's bottom
-** is a -z portal, the last strip's top a +z portal. y = ybase + slope * x. */
-static op_tile *strip(int x, int z, int layer, double oy, int n, const float *cuts, float ybase,
-                      float slope, double ch) {
-  float verts[3 * 2 * 9];
-  op_poly_desc polys[8];
-  memset(polys, 0, sizeof polys);
-  for (int k = 0; k <= n; k++) {
-    float *a = &verts[6 * k], *b = a + 3;
-    a[0] = 0.0f, a[1] = ybase, a[2] = cuts[k];
-    b[0] = 4.0f, b[1] = ybase + slope * 4.0f, b[2] = cuts[k];
-  }
-  for (int k = 0; k < n; k++) {
-    op_poly_desc *p = &polys[k];
-    p->nverts = 4;
-    p->flags = (uint16_t)(k + 1);
-    p->verts[0] = (uint16_t)(2 * k), p->verts[1] = (uint16_t)(2 * k + 1);
-    p->verts[2] = (uint16_t)(2 * k + 3), p->verts[3] = (uint16_t)(2 * k + 2);
-    p->neis[0] = k == 0 ? (OP_NEI_PORTAL | 3u) : (uint16_t)k;
-    p->neis[1] = OP_NEI_PORTAL | 2u;
-    p->neis[2] = k == n - 1 ? (OP_NEI_PORTAL | 1u) : (uint16_t)(k + 2);
-    p->neis[3] = OP_NEI_PORTAL | 0u;
-  }
-  op_tile_desc d;
-  memset(&d, 0, sizeof d);
-  d.x = x, d.z = z, d.layer = layer;
-  d.tiling = tiling(ch);
-  d.origin_y = oy;
-  d.nverts = (uint32_t)(2 * (n + 1));
-  d.verts = verts;
-  d.npolys = (uint32_t)n;
-  d.polys = polys;
-  op_tile *t = NULL;
-  op_error e;
-  if (op_tile_create(&d, &t, &e) != OP_OK) fprintf(stderr, "strip: %s\n", e.message);
-  return t;
-}
-
 static const float CUTS[4][4] = {{0, 4}, {0, 1, 4}, {0, 2.5f, 4}, {0, 1, 3, 4}};
 static const int NCUT[4] = {1, 2, 2, 3};
-
-static op_bytes save(const op_mesh *m) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_mesh_save(m, &b, &e)) fprintf(stderr, "save: %s\n", e.message);
-  return b;
-}
-
-static op_bytes snap(const op_mesh *m) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_mesh_snapshot_save(m, &b, &e)) fprintf(stderr, "snapshot: %s\n", e.message);
-  return b;
-}
-
-static int same(const op_bytes *a, const op_bytes *b) {
-  return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
-}
 
 /* Both byte forms of a mesh (MESH-040 and the snapshot, which adds the empty slots). */
 typedef struct image {
@@ -107,17 +30,34 @@ typedef struct image {
 } image;
 
 static image take(const op_mesh *m) {
-  image i = {save(m), snap(m)};
+  image i = {fx_mesh_bytes(m), fx_mesh_snapshot(m)};
   return i;
 }
 
 static int same_image(const image *a, const image *b) {
-  return same(&a->mesh, &b->mesh) && same(&a->snap, &b->snap);
+  return fx_same(&a->mesh, &b->mesh) && fx_same(&a->snap, &b->snap);
 }
 
 static void image_free(image *i) {
   op_bytes_free(&i->mesh);
   op_bytes_free(&i->snap);
+}
+
+/* 1 when m's images equal *was. */
+static int unchanged(const op_mesh *m, const image *was) {
+  image a = take(m);
+  int ok = same_image(was, &a);
+  image_free(&a);
+  return ok;
+}
+
+/* 1 when the two meshes have the same images. */
+static int same_meshes(const op_mesh *m, const op_mesh *r) {
+  image a = take(m), b = take(r);
+  int ok = same_image(&a, &b);
+  image_free(&a);
+  image_free(&b);
+  return ok;
 }
 
 /* m's state into n (same parameters) through a snapshot. */
@@ -168,7 +108,7 @@ static size_t random_changes(op_prng *g, opm_change *ch, int wide) {
     double oy = 0.25 * (double)op_prng_below(g, 5); /* gaps of 0 .. 1 against climb 0.5 */
     float slope = op_prng_below(g, 3) == 0 ? 0.125f : 0.0f;
     double cellh = op_prng_below(g, 40) == 0 ? 0.25 : 0.5;
-    ch[j].tile = strip(x, z, layer, oy, NCUT[c], CUTS[c], 0.0f, slope, cellh);
+    ch[j].tile = fx_strip_tile(x, z, layer, oy, NCUT[c], CUTS[c], 0.0f, slope, 0.0f, cellh);
   }
   return n;
 }
@@ -212,7 +152,7 @@ static void near_wrap(op_prng *g, op_mesh *a, op_mesh *b) {
 OPT_TEST(batch_equals_sequential, "MESH-024, MESH-012, MESH-014, MESH-015, MESH-011, MESH-001") {
   op_prng g;
   op_prng_seed(&g, 20261201);
-  op_mesh *m = mk(0.5, 15), *r = mk(0.5, 15);
+  op_mesh *m = fx_mesh(0.5, 15), *r = fx_mesh(0.5, 15);
   int bad = 0, failed_rounds = 0, limit = 0, foreign = 0, wrapped = 0, wraps = 0, rounds = 2000;
   uint64_t kinds[4] = {0, 0, 0, 0};
   uint32_t most_links = 0;
@@ -232,22 +172,18 @@ OPT_TEST(batch_equals_sequential, "MESH-024, MESH-012, MESH-014, MESH-015, MESH-
       failed_rounds++;
       limit += !strcmp(es.field, "max_tiles");
       foreign += !strcmp(es.field, "tiling.cell_height");
-      image after = take(m);
       if (sb != ss || strcmp(es.field, eb.field) || strcmp(es.value, eb.value) || bbad != sbad ||
-          !same_image(&before, &after))
+          !unchanged(m, &before))
         bad++, fprintf(stderr, "  round %d: sequential %d %s at %zu, batch %d %s at %zu\n", round,
                        (int)ss, es.field, sbad, (int)sb, eb.field, bbad);
-      image_free(&after);
       if (!restore(r, &rbefore)) bad++;
     } else {
-      image a = take(m), b = take(r);
-      if (sb != OP_OK || !same_image(&a, &b)) bad++, fprintf(stderr, "  round %d differs\n", round);
+      if (sb != OP_OK || !same_meshes(m, r))
+        bad++, fprintf(stderr, "  round %d differs\n", round);
       for (size_t j = 0; sb == OP_OK && j < n; j++) {
         if (ch[j].done != seq_done[j]) bad++;
         kinds[ch[j].done]++;
       }
-      image_free(&a);
-      image_free(&b);
       for (uint32_t k = 0; k < ntop; k++) { /* MESH-011: the generation wrapped to 1 */
         const opm_slot *sl = opm_slot_at(m, top_gen[k]);
         wraps += !sl || sl->gen == 1;
@@ -282,7 +218,7 @@ OPT_TEST(batch_equals_sequential, "MESH-024, MESH-012, MESH-014, MESH-015, MESH-
 OPT_TEST(batch_out_of_memory, "MESH-001, MESH-024") {
   op_prng g;
   op_prng_seed(&g, 7);
-  op_mesh *m = mk(0.5, 14), *r = mk(0.5, 14);
+  op_mesh *m = fx_mesh(0.5, 14), *r = fx_mesh(0.5, 14);
   int bad = 0, fails = 0, batches = 0;
   for (int round = 0; round < 120; round++) {
     opm_change ch[8];
@@ -303,17 +239,12 @@ OPT_TEST(batch_out_of_memory, "MESH-001, MESH-024") {
       opm_test_fail_alloc(m, k);
       st = opm_batch(m, ch, n, &bbad, &e);
       if (st == OP_OK) break;
-      image after = take(m);
-      if (st != OP_E_NOMEM || strcmp(e.field, "mesh") || !same_image(&before, &after)) bad++;
-      image_free(&after);
+      if (st != OP_E_NOMEM || strcmp(e.field, "mesh") || !unchanged(m, &before)) bad++;
       fails++;
     }
     opm_test_fail_alloc(m, 0);
     batches++;
-    image a = take(m), b = take(r);
-    if (st != OP_OK || !same_image(&a, &b)) bad++;
-    image_free(&a);
-    image_free(&b);
+    if (st != OP_OK || !same_meshes(m, r)) bad++;
     image_free(&before);
     changes_free(ch, n);
     random_edits(&g, m, r);
@@ -328,7 +259,7 @@ OPT_TEST(batch_out_of_memory, "MESH-001, MESH-024") {
 /* MESH-018: the batch is the cache's way in; the public operations still refuse. Empty and
 ** no-op batches change nothing. A tile at another position than its change is refused. */
 OPT_TEST(batch_edges, "MESH-018, MESH-012, MESH-014") {
-  op_mesh *m = mk(0.5, 4);
+  op_mesh *m = fx_mesh(0.5, 4);
   op_error e;
   size_t bad = 0;
   image i0 = take(m);
@@ -337,17 +268,15 @@ OPT_TEST(batch_edges, "MESH-018, MESH-012, MESH-014") {
   memset(ch, 0, sizeof ch);
   ch[0].x = 1; /* no tile where none is: nothing */
   OPT_CHECK(opm_batch(m, ch, 1, &bad, &e) == OP_OK && ch[0].done == OPM_NONE);
-  image i1 = take(m);
-  OPT_CHECK(same_image(&i0, &i1));
+  OPT_CHECK(unchanged(m, &i0));
   m->cache_owned = 1;
-  op_tile *t = strip(0, 0, 0, 0.0, 1, CUTS[0], 0.0f, 0.0f, 0.5);
+  op_tile *t = fx_strip_tile(0, 0, 0, 0.0, 1, CUTS[0], 0.0f, 0.0f, 0.0f, 0.5);
   OPT_CHECK(op_mesh_add_tile(m, t, NULL, &e) == OP_E_ARGUMENT && !strcmp(e.field, "mesh"));
   ch[0].tile = t, ch[0].x = 0;
   ch[1].x = 5, ch[1].tile = t; /* t is at (0, 0, 0): refused, nothing of change 0 kept */
   OPT_CHECK(opm_batch(m, ch, 2, &bad, &e) == OP_E_ARGUMENT && !strcmp(e.field, "tile") &&
             !strcmp(e.value, "0,0,0") && bad == 1);
-  image i2 = take(m);
-  OPT_CHECK(same_image(&i0, &i2));
+  OPT_CHECK(unchanged(m, &i0));
   /* add, then replace and remove in the same batch: slot 0, generation 1 + 2 (MESH-011) */
   ch[1] = ch[0];
   ch[2] = ch[0], ch[2].tile = NULL;
@@ -357,47 +286,15 @@ OPT_TEST(batch_edges, "MESH-018, MESH-012, MESH-014") {
   OPT_CHECK(m->cache_owned == 1);
   op_tile_free(t);
   image_free(&i0);
-  image_free(&i1);
-  image_free(&i2);
   op_mesh_free(m);
 }
 
 /* ------------------------------------------------------------ the cache */
 
-static op_settings humanoid(op_partition p) {
-  op_settings s;
-  op_settings_preset("Humanoid", &s, NULL);
-  s.detail_sample_distance = 0; /* POLY-202, RT-080 */
-  s.partition = p;
-  return s;
-}
-
 static op_tilecache *city_cache(op_partition p, op_trimesh *level) {
-  op_settings s = humanoid(p);
+  op_settings s = fx_humanoid(p);
   op_soup soup = op_trimesh_soup(level);
-  op_tilecache *c = NULL;
-  op_error e;
-  if (op_pipeline_build_soup_cached(&s, &soup, NULL, NULL, &c, &e) != OP_OK)
-    fprintf(stderr, "  cached build: %s\n", e.message);
-  return c;
-}
-
-static op_obstacle box(double x0, double y0, double z0, double x1, double y1, double z1) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_BOX;
-  o.bmin[0] = x0, o.bmin[1] = y0, o.bmin[2] = z0;
-  o.bmax[0] = x1, o.bmax[1] = y1, o.bmax[2] = z1;
-  return o;
-}
-
-static op_obstacle cylinder(double x, double y, double z, double rad, double h) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_CYLINDER;
-  o.center[0] = x, o.center[1] = y, o.center[2] = z;
-  o.radius = rad, o.height = h;
-  return o;
+  return fx_cache(&s, &soup);
 }
 
 /* Everything a failed Update must leave as it was (RT-061): the mesh's two byte forms, the
@@ -424,7 +321,7 @@ static cache_image cache_take(const op_tilecache *c) {
 }
 
 static int cache_same(const cache_image *a, const cache_image *b) {
-  return same_image(&a->mesh, &b->mesh) && same(&a->cache, &b->cache) && a->nq == b->nq &&
+  return same_image(&a->mesh, &b->mesh) && fx_same(&a->cache, &b->cache) && a->nq == b->nq &&
          memcmp(a->q, b->q, sizeof a->q) == 0 && memcmp(&a->stats, &b->stats, sizeof a->stats) == 0;
 }
 
@@ -514,8 +411,8 @@ static int checked_update(op_tilecache *c, uint32_t budget, int *fails, uint64_t
   if (op_mesh_create(&c->mesh->params, &r, &e2) != OP_OK || !restore(r, &before.mesh)) ok = 0;
   uint64_t cs[5] = {0, 0, 0, 0, 0};
   if (r && !sequential_swaps(r, c->mesh, (const int32_t(*)[2])before.q, n, cs)) ok = 0;
-  image a = take(c->mesh), b = take(r);
-  if (!same_image(&a, &b)) ok = 0, fprintf(stderr, "  update differs from the single operations\n");
+  if (!same_meshes(c->mesh, r))
+    ok = 0, fprintf(stderr, "  update differs from the single operations\n");
   op_tilecache_stats now;
   op_tilecache_stats_get(c, &now);
   uint64_t kept = now.tiles_kept - before.stats.tiles_kept;
@@ -526,8 +423,6 @@ static int checked_update(op_tilecache *c, uint32_t budget, int *fails, uint64_t
       now.tiles_removed - before.stats.tiles_removed != cs[4])
     ok = 0, fprintf(stderr, "  RT-065 case counts differ\n");
   for (int i = 1; i < 5; i++) cases[i] += cs[i];
-  image_free(&a);
-  image_free(&b);
   op_mesh_free(r);
   cache_image_free(&before);
   return ok;
@@ -535,8 +430,8 @@ static int checked_update(op_tilecache *c, uint32_t budget, int *fails, uint64_t
 
 /* Obstacle history step k on cache c (ids of the live ones in id[]). */
 static int obstacle_step(op_tilecache *c, int k, uint32_t id[3]) {
-  op_obstacle big = box(-1, -10, -1, 30, 40, 30), small = cylinder(40, -1, 40, 2, 5);
-  op_obstacle far = box(33, -10, 33, 58, 40, 58);
+  op_obstacle big = fx_box(-1, -10, -1, 30, 40, 30), small = fx_cylinder(40, -1, 40, 2, 5);
+  op_obstacle far = fx_box(33, -10, 33, 58, 40, 58);
   op_error e;
   int ok = 1;
   if (k == 0) { /* whole tiles emptied (removals), a street cut (replaces) */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures3d.h"
 #include "obstacles.h"
 #include "onepath_build3d.h"
 #include "optest.h"
@@ -23,49 +24,15 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static op_obstacle cyl(double x, double y, double z, double r, double h) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_CYLINDER;
-  o.center[0] = x, o.center[1] = y, o.center[2] = z;
-  o.radius = r, o.height = h;
-  return o;
-}
-
-static op_obstacle box(double x0, double y0, double z0, double x1, double y1, double z1) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_BOX;
-  o.bmin[0] = x0, o.bmin[1] = y0, o.bmin[2] = z0;
-  o.bmax[0] = x1, o.bmax[1] = y1, o.bmax[2] = z1;
-  return o;
-}
-
-static op_obstacle obox(double x, double y, double z, double hx, double hy, double hz,
-                        double yaw) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_ORIENTED_BOX;
-  o.center[0] = x, o.center[1] = y, o.center[2] = z;
-  o.half[0] = hx, o.half[1] = hy, o.half[2] = hz;
-  o.yaw = yaw;
-  return o;
-}
-
 /* An n x n flat floor (one solid span [0, 10] per column, floor row 10; ch 0.1, so the
 ** floor height is fl(10 * 0.1) = 1.0), area 63, on a grid with the given origin, cs and
 ** global first column/row. */
 static op_chf *floor_grid(int n, double ox, double oz, double cs, int gx0, int gz0) {
-  op_hf_grid g;
-  memset(&g, 0, sizeof g);
+  op_hf_grid g = fx_grid(n, n, cs, 0.1, 1000);
   g.origin[0] = ox;
   g.origin[2] = oz;
-  g.cs = cs;
-  g.ch = 0.1;
   g.gx0 = gx0;
   g.gz0 = gz0;
-  g.width = g.depth = n;
-  g.height = 1000;
   op_hf *hf = NULL;
   op_chf *c = NULL;
   if (op_hf_create(&g, &hf, NULL) != OP_OK) return NULL;
@@ -112,7 +79,7 @@ OPT_TEST(cylinder_boundary_axis, "RT: obstacle footprint test") {
   op_obst p;
   OPT_CHECK(op_obst_growth(2, 1.0) == 2.0);
   OPT_CHECK(op_obst_prepare(&(op_obstacle){0}, 2, 1.0, &p, NULL) == OP_E_RANGE); /* r = 0 */
-  op_obstacle o = cyl(0.5, 0, 0.5, 2, 3);
+  op_obstacle o = fx_cylinder(0.5, 0, 0.5, 2, 3);
   OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
   OPT_CHECK(p.g == 2 && p.rg == 4 && p.rg2 == 16);
   OPT_CHECK(op_obst_footprint(&p, 4.5, 0.5));
@@ -141,7 +108,7 @@ OPT_TEST(cylinder_boundary_axis, "RT: obstacle footprint test") {
 ** excluded, while (2, 4) (4 + 16 = 20) stays. */
 OPT_TEST(cylinder_boundary_diagonal, "RT: obstacle footprint test") {
   op_obst p;
-  op_obstacle o = cyl(0.5, 0, 0.5, 3, 1);
+  op_obstacle o = fx_cylinder(0.5, 0, 0.5, 3, 1);
   OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK && p.rg2 == 25);
   OPT_CHECK(op_obst_footprint(&p, 3.5, 4.5) && op_obst_footprint(&p, 4.5, 3.5));
   o.radius = 3 - 0x1p-50;
@@ -164,7 +131,7 @@ OPT_TEST(cylinder_boundary_diagonal, "RT: obstacle footprint test") {
 ** row z = 5 out as well (5 x 5 = 25). */
 OPT_TEST(box_boundary, "RT: obstacle footprint test") {
   size_t k;
-  op_obstacle o = box(2.5, 0, 2.5, 3.5, 2, 3.5);
+  op_obstacle o = fx_box(2.5, 0, 2.5, 3.5, 2, 3.5);
   op_chf *c = marked(8, o, 2, &k);
   OPT_CHECK(c && k == 36 && area_at(c, 0, 0) == 0 && area_at(c, 5, 5) == 0 &&
             area_at(c, 6, 5) == 63 && area_at(c, 5, 6) == 63);
@@ -191,7 +158,7 @@ OPT_TEST(box_boundary, "RT: obstacle footprint test") {
 ** outer ones on the boundary. hx = 0.5 - 2^-51: hx + g = 2.5 - 2^-51 (exact): columns 0
 ** and 5 out: 4 x 7 = 28. */
 OPT_TEST(oriented_yaw0, "RT: obstacle footprint test") {
-  op_obstacle o = obox(3, 0, 3, 0.5, 1, 1.5, 0);
+  op_obstacle o = fx_obox(3, 0, 3, 0.5, 1, 1.5, 0);
   op_obst p;
   OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
   OPT_CHECK(p.s == 0 && p.c == 1 && p.hxg == 2.5 && p.hzg == 3.5);
@@ -220,7 +187,7 @@ OPT_TEST(oriented_yaw_half_pi, "RT: obstacle footprint test") {
   double s, cc;
   OPT_CHECK(op_sincos(HALF_PI, &s, &cc, NULL) == OP_OK && s == 1.0 && cc > 0 && cc < 0x1p-53);
   for (int sign = -1; sign <= 1; sign += 2) {
-    op_obstacle o = obox(3, 0, 3, 0.5, 1, 1.5, sign * HALF_PI);
+    op_obstacle o = fx_obox(3, 0, 3, 0.5, 1, 1.5, sign * HALF_PI);
     size_t k;
     op_chf *c = marked(8, o, 2, &k);
     OPT_CHECK(c && k == 42);
@@ -241,7 +208,7 @@ OPT_TEST(oriented_yaw_half_pi, "RT: obstacle footprint test") {
 OPT_TEST(oriented_rotated, "RT: obstacle footprint test") {
   for (int R = 0; R <= 1; R++)
     for (int sign = -1; sign <= 1; sign += 2) {
-      op_obstacle o = obox(4, 0, 4, 3, 1, 1, sign * QUARTER_PI);
+      op_obstacle o = fx_obox(4, 0, 4, 3, 1, 1, sign * QUARTER_PI);
       size_t k;
       op_chf *c = marked(8, o, R, &k);
       int want = 0;
@@ -263,15 +230,9 @@ OPT_TEST(oriented_rotated, "RT: obstacle footprint test") {
 /* A 1 x 1 grid whose column has floors at rows 10, 20, 30 (solid [0,10], [15,20],
 ** [25,30]); ch 0.5: floor heights fl(10 * 0.5) = 5, 10, 15 (exact). */
 static op_chf *three_floors(void) {
-  op_hf_grid g;
-  memset(&g, 0, sizeof g);
-  g.cs = 1;
-  g.ch = 0.5;
-  g.width = g.depth = 1;
-  g.height = 1000;
-  op_hf *hf = NULL;
+  op_hf *hf = fx_hf(1, 1, 1, 0.5, 1000);
   op_chf *c = NULL;
-  if (op_hf_create(&g, &hf, NULL) != OP_OK) return NULL;
+  if (!hf) return NULL;
   op_hf_add_span(hf, 0, 0, 0, 10, 63, 0, NULL);
   op_hf_add_span(hf, 0, 0, 15, 20, 63, 0, NULL);
   op_hf_add_span(hf, 0, 0, 25, 30, 63, 0, NULL);
@@ -293,21 +254,21 @@ static int height_mask(op_obstacle o) {
 /* RT: obstacle height test, both ends included: cylinder [y, y + h], box [min y, max y],
 ** oriented box [y - hy, y + hy]; floors 5, 10, 15 (mask: lowest floor first). */
 OPT_TEST(height_range_ends, "RT: obstacle height test") {
-  OPT_CHECK(height_mask(cyl(0.5, 5, 0.5, 1, 5)) == 110);                 /* [5, 10] */
-  OPT_CHECK(height_mask(cyl(0.5, 5 + 0x1p-50, 0.5, 1, 5)) == 10);        /* 5 just below */
-  OPT_CHECK(height_mask(cyl(0.5, 10, 0.5, 1, 0)) == 10);                 /* h = 0: [10, 10] */
+  OPT_CHECK(height_mask(fx_cylinder(0.5, 5, 0.5, 1, 5)) == 110);                 /* [5, 10] */
+  OPT_CHECK(height_mask(fx_cylinder(0.5, 5 + 0x1p-50, 0.5, 1, 5)) == 10);        /* 5 just below */
+  OPT_CHECK(height_mask(fx_cylinder(0.5, 10, 0.5, 1, 0)) == 10);               /* h = 0: [10, 10] */
   /* fl(10 + (5 - 2^-50)) is a tie (spacing 2^-49 in [8, 16)) and rounds to even: 15 */
-  OPT_CHECK(height_mask(cyl(0.5, 10, 0.5, 1, 5 - 0x1p-50)) == 11);
-  OPT_CHECK(height_mask(cyl(0.5, 10, 0.5, 1, 5 - 0x1p-49)) == 10);       /* 15 - 2^-49 */
-  OPT_CHECK(height_mask(box(0, 10, 0, 1, 15, 1)) == 11);                 /* [10, 15] */
-  OPT_CHECK(height_mask(box(0, -100, 0, 1, 5, 1)) == 100);               /* [-100, 5] */
-  OPT_CHECK(height_mask(box(0, 15 + 0x1p-49, 0, 1, 20, 1)) == 0);        /* above all */
-  OPT_CHECK(height_mask(obox(0.5, 10, 0.5, 1, 5, 1, 0)) == 111);         /* [5, 15] */
-  OPT_CHECK(height_mask(obox(0.5, 10, 0.5, 1, 0, 1, 0)) == 10);          /* [10, 10] */
-  OPT_CHECK(height_mask(obox(0.5, 10, 0.5, 1, 4.5, 1, 0)) == 10);        /* [5.5, 14.5] */
-  OPT_CHECK(height_mask(obox(0.5, 2, 0.5, 1, 2, 1, 0)) == 0);            /* [0, 4] */
+  OPT_CHECK(height_mask(fx_cylinder(0.5, 10, 0.5, 1, 5 - 0x1p-50)) == 11);
+  OPT_CHECK(height_mask(fx_cylinder(0.5, 10, 0.5, 1, 5 - 0x1p-49)) == 10);       /* 15 - 2^-49 */
+  OPT_CHECK(height_mask(fx_box(0, 10, 0, 1, 15, 1)) == 11);                 /* [10, 15] */
+  OPT_CHECK(height_mask(fx_box(0, -100, 0, 1, 5, 1)) == 100);               /* [-100, 5] */
+  OPT_CHECK(height_mask(fx_box(0, 15 + 0x1p-49, 0, 1, 20, 1)) == 0);        /* above all */
+  OPT_CHECK(height_mask(fx_obox(0.5, 10, 0.5, 1, 5, 1, 0)) == 111);         /* [5, 15] */
+  OPT_CHECK(height_mask(fx_obox(0.5, 10, 0.5, 1, 0, 1, 0)) == 10);          /* [10, 10] */
+  OPT_CHECK(height_mask(fx_obox(0.5, 10, 0.5, 1, 4.5, 1, 0)) == 10);        /* [5.5, 14.5] */
+  OPT_CHECK(height_mask(fx_obox(0.5, 2, 0.5, 1, 2, 1, 0)) == 0);            /* [0, 4] */
   op_obst p;
-  op_obstacle o = cyl(0, 5, 0, 1, 5);
+  op_obstacle o = fx_cylinder(0, 5, 0, 1, 5);
   OPT_CHECK(op_obst_prepare(&o, 0, 1, &p, NULL) == OP_OK);
   OPT_CHECK(op_obst_height(&p, 5) && op_obst_height(&p, 10) && !op_obst_height(&p, 10.000001));
 }
@@ -319,7 +280,7 @@ OPT_TEST(height_range_ends, "RT: obstacle height test") {
 ** idempotent and independent of order: A then B equals B then A, and a second pass
 ** changes nothing. */
 OPT_TEST(marking_idempotent, "RT: obstacle marking") {
-  op_obstacle a = cyl(2, 0, 2, 1.5, 2), b = box(3, 0, 0, 5, 2, 8);
+  op_obstacle a = fx_cylinder(2, 0, 2, 1.5, 2), b = fx_box(3, 0, 0, 5, 2, 8);
   op_chf *c1 = floor_chf(8), *c2 = floor_chf(8);
   OPT_CHECK(c1 && c2);
   if (!c1 || !c2) return;
@@ -351,7 +312,7 @@ OPT_TEST(marking_idempotent, "RT: obstacle marking") {
 ** [19, 19.5] (R = 0) holds exactly the centre (9.25, 19.25): one span, column (0, 0). With
 ** R = 1 (g = 0.5): [8.5, 10] x [18.5, 20]: centres 9.25, 9.75 on each axis: 4 spans. */
 OPT_TEST(marking_border_global, "RT: obstacle marking") {
-  op_obstacle o = box(9, 0, 19, 9.5, 2, 19.5);
+  op_obstacle o = fx_box(9, 0, 19, 9.5, 2, 19.5);
   for (int R = 0; R <= 1; R++) {
     op_chf *c = floor_grid(6, 10, 20, 0.5, -2, -2);
     size_t k = 0;
@@ -366,7 +327,7 @@ OPT_TEST(marking_border_global, "RT: obstacle marking") {
 ** second obstacle leaves the first unapplied (the heightfield unchanged) and names
 ** obstacles[1]. A cell size other than the prepared one marks nothing. */
 OPT_TEST(marking_list_atomic, "RT: obstacle marking") {
-  op_obstacle l[2] = {cyl(2, 0, 2, 1, 2), cyl(2, 0, 2, -1, 2)};
+  op_obstacle l[2] = {fx_cylinder(2, 0, 2, 1, 2), fx_cylinder(2, 0, 2, -1, 2)};
   op_chf *c = floor_chf(4);
   op_error e;
   OPT_CHECK(c && op_chf_mark_obstacles(c, l, 2, 0, NULL, &e) == OP_E_RANGE);
@@ -399,9 +360,9 @@ OPT_TEST(marking_every_column, "RT: obstacle marking") {
     double a = (0.05 + op_prng_unit(&r)) * ext / 3, b = (0.05 + op_prng_unit(&r)) * ext / 3;
     op_obstacle o;
     switch (op_prng_below(&r, 3)) {
-      case 0: o = cyl(x, 0.5, z, a, 1); break;
-      case 1: o = box(x - a, 0, z - b, x, 1, z); break;
-      default: o = obox(x, 1, z, a, 0, b, (op_prng_unit(&r) - 0.5) * 7); break;
+      case 0: o = fx_cylinder(x, 0.5, z, a, 1); break;
+      case 1: o = fx_box(x - a, 0, z - b, x, 1, z); break;
+      default: o = fx_obox(x, 1, z, a, 0, b, (op_prng_unit(&r) - 0.5) * 7); break;
     }
     op_obst p;
     op_error e;
@@ -447,38 +408,38 @@ typedef struct bad_case {
 OPT_TEST(validation_errors, "SPAN-033") {
   const double M = 0x1p21;
   bad_case cs[] = {
-      {cyl(NAN, 0, 0, 1, 1), OP_E_RANGE, "cylinder.center.x", "NaN", 1},
-      {cyl(0, INFINITY, 0, 1, 1), OP_E_RANGE, "cylinder.center.y", "Infinity", 1},
-      {cyl(0, 0, -INFINITY, 1, 1), OP_E_RANGE, "cylinder.center.z", "-Infinity", 1},
-      {cyl(BIG, 0, 0, 1, 1), OP_E_RANGE, "cylinder.center.x", "2097152.0000000005", 1},
-      {cyl(0, 0, 0, 0, 1), OP_E_RANGE, "cylinder.radius", "0", 1},
-      {cyl(0, 0, 0, -0.0, 1), OP_E_RANGE, "cylinder.radius", "-0", 1},
-      {cyl(0, 0, 0, -2, 1), OP_E_RANGE, "cylinder.radius", "-2", 1},
-      {cyl(0, 0, 0, NAN, 1), OP_E_RANGE, "cylinder.radius", "NaN", 1},
-      {cyl(0, 0, 0, INFINITY, 1), OP_E_RANGE, "cylinder.radius", "Infinity", 1},
-      {cyl(M - 1, 0, 0, 2, 1), OP_E_RANGE, "cylinder.radius", "2", 1},
-      {cyl(0, 0, -M + 1, 1.5, 1), OP_E_RANGE, "cylinder.radius", "1.5", 1},
-      {cyl(0, 0, 0, 1, -1), OP_E_RANGE, "cylinder.height", "-1", 1},
-      {cyl(0, 0, 0, 1, NAN), OP_E_RANGE, "cylinder.height", "NaN", 1},
-      {cyl(0, M - 1, 0, 1, 2), OP_E_RANGE, "cylinder.height", "2", 1},
-      {cyl(0, -M, 0, 1, M + 2), OP_E_RANGE, "cylinder.height", "2097154", 0},
-      {box(NAN, 0, 0, 1, 1, 1), OP_E_RANGE, "box.bmin.x", "NaN", 1},
-      {box(0, 0, -BIG, 1, 1, 1), OP_E_RANGE, "box.bmin.z", "-2097152.0000000005", 1},
-      {box(0, 0, 0, 1, INFINITY, 1), OP_E_RANGE, "box.bmax.y", "Infinity", 1},
-      {box(0, 2, 0, 1, 1, 1), OP_E_RANGE, "box.bmax.y", "1", 1},
-      {box(0, 0, 0, -1, 1, -1), OP_E_RANGE, "box.bmax.x", "-1", 1},
-      {obox(0, NAN, 0, 1, 1, 1, 0), OP_E_RANGE, "oriented_box.center.y", "NaN", 1},
-      {obox(0, 0, 0, 0, 1, 1, 0), OP_E_RANGE, "oriented_box.half.x", "0", 1},
-      {obox(0, 0, 0, 1, -1, 1, 0), OP_E_RANGE, "oriented_box.half.y", "-1", 1},
-      {obox(0, 0, 0, 1, 1, -0.0, 0), OP_E_RANGE, "oriented_box.half.z", "-0", 1},
-      {obox(0, 0, 0, 1, 1, INFINITY, 0), OP_E_RANGE, "oriented_box.half.z", "Infinity", 1},
-      {obox(0, 0, 0, 1, 1, 1, NAN), OP_E_RANGE, "oriented_box.yaw", "NaN", 1},
-      {obox(0, 0, 0, 1, 1, 1, -BIG), OP_E_RANGE, "oriented_box.yaw", "-2097152.0000000005", 1},
-      {obox(M - 1, 0, 0, 2, 1, 1, 0), OP_E_RANGE, "oriented_box.half.x", "2", 1},
+      {fx_cylinder(NAN, 0, 0, 1, 1), OP_E_RANGE, "cylinder.center.x", "NaN", 1},
+      {fx_cylinder(0, INFINITY, 0, 1, 1), OP_E_RANGE, "cylinder.center.y", "Infinity", 1},
+      {fx_cylinder(0, 0, -INFINITY, 1, 1), OP_E_RANGE, "cylinder.center.z", "-Infinity", 1},
+      {fx_cylinder(BIG, 0, 0, 1, 1), OP_E_RANGE, "cylinder.center.x", "2097152.0000000005", 1},
+      {fx_cylinder(0, 0, 0, 0, 1), OP_E_RANGE, "cylinder.radius", "0", 1},
+      {fx_cylinder(0, 0, 0, -0.0, 1), OP_E_RANGE, "cylinder.radius", "-0", 1},
+      {fx_cylinder(0, 0, 0, -2, 1), OP_E_RANGE, "cylinder.radius", "-2", 1},
+      {fx_cylinder(0, 0, 0, NAN, 1), OP_E_RANGE, "cylinder.radius", "NaN", 1},
+      {fx_cylinder(0, 0, 0, INFINITY, 1), OP_E_RANGE, "cylinder.radius", "Infinity", 1},
+      {fx_cylinder(M - 1, 0, 0, 2, 1), OP_E_RANGE, "cylinder.radius", "2", 1},
+      {fx_cylinder(0, 0, -M + 1, 1.5, 1), OP_E_RANGE, "cylinder.radius", "1.5", 1},
+      {fx_cylinder(0, 0, 0, 1, -1), OP_E_RANGE, "cylinder.height", "-1", 1},
+      {fx_cylinder(0, 0, 0, 1, NAN), OP_E_RANGE, "cylinder.height", "NaN", 1},
+      {fx_cylinder(0, M - 1, 0, 1, 2), OP_E_RANGE, "cylinder.height", "2", 1},
+      {fx_cylinder(0, -M, 0, 1, M + 2), OP_E_RANGE, "cylinder.height", "2097154", 0},
+      {fx_box(NAN, 0, 0, 1, 1, 1), OP_E_RANGE, "box.bmin.x", "NaN", 1},
+      {fx_box(0, 0, -BIG, 1, 1, 1), OP_E_RANGE, "box.bmin.z", "-2097152.0000000005", 1},
+      {fx_box(0, 0, 0, 1, INFINITY, 1), OP_E_RANGE, "box.bmax.y", "Infinity", 1},
+      {fx_box(0, 2, 0, 1, 1, 1), OP_E_RANGE, "box.bmax.y", "1", 1},
+      {fx_box(0, 0, 0, -1, 1, -1), OP_E_RANGE, "box.bmax.x", "-1", 1},
+      {fx_obox(0, NAN, 0, 1, 1, 1, 0), OP_E_RANGE, "oriented_box.center.y", "NaN", 1},
+      {fx_obox(0, 0, 0, 0, 1, 1, 0), OP_E_RANGE, "oriented_box.half.x", "0", 1},
+      {fx_obox(0, 0, 0, 1, -1, 1, 0), OP_E_RANGE, "oriented_box.half.y", "-1", 1},
+      {fx_obox(0, 0, 0, 1, 1, -0.0, 0), OP_E_RANGE, "oriented_box.half.z", "-0", 1},
+      {fx_obox(0, 0, 0, 1, 1, INFINITY, 0), OP_E_RANGE, "oriented_box.half.z", "Infinity", 1},
+      {fx_obox(0, 0, 0, 1, 1, 1, NAN), OP_E_RANGE, "oriented_box.yaw", "NaN", 1},
+      {fx_obox(0, 0, 0, 1, 1, 1, -BIG), OP_E_RANGE, "oriented_box.yaw", "-2097152.0000000005", 1},
+      {fx_obox(M - 1, 0, 0, 2, 1, 1, 0), OP_E_RANGE, "oriented_box.half.x", "2", 1},
       /* yaw pi/2: ez = fl(fl(2 * 1) + fl(1 * c)) = 2 (c tiny): z leaves, half.z named */
-      {obox(0, 0, M - 1, 2, 1, 1, HALF_PI), OP_E_RANGE, "oriented_box.half.z", "1", 1},
-      {obox(0, -M, 0, 1, 0.5, 1, 0), OP_E_RANGE, "oriented_box.half.y", "0.5", 1},
-      {obox(0, 0, 0, 1.5 * M, 1, 1, QUARTER_PI), OP_E_RANGE, "oriented_box.half.x",
+      {fx_obox(0, 0, M - 1, 2, 1, 1, HALF_PI), OP_E_RANGE, "oriented_box.half.z", "1", 1},
+      {fx_obox(0, -M, 0, 1, 0.5, 1, 0), OP_E_RANGE, "oriented_box.half.y", "0.5", 1},
+      {fx_obox(0, 0, 0, 1.5 * M, 1, 1, QUARTER_PI), OP_E_RANGE, "oriented_box.half.x",
        "3145728", 0},
   };
   for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
@@ -503,7 +464,7 @@ OPT_TEST(validation_errors, "SPAN-033") {
     snprintf(want, sizeof want, "obstacles[0].%s", strchr(cs[i].field, '.') + 1);
     OPT_CHECK(op_settings_validate(&s, &e) == cs[i].kind && strcmp(e.field, want) == 0);
   }
-  op_obstacle o = cyl(0, 0, 0, 1, 1);
+  op_obstacle o = fx_cylinder(0, 0, 0, 1, 1);
   o.shape = (op_obstacle_shape)7;
   op_error e;
   OPT_CHECK(op_obst_validate(&o, NULL, &e) == OP_E_ARGUMENT && strcmp(e.field, "shape") == 0);
@@ -514,9 +475,9 @@ OPT_TEST(validation_errors, "SPAN-033") {
   OPT_CHECK(op_obst_validate(&(op_obstacle){.shape = OP_OBSTACLE_BOX,
                                             .bmin = {-M, -M, -M}, .bmax = {M, M, M}},
                              NULL, NULL) == OP_OK);
-  o = cyl(M - 1, -M, -M + 1, 1, M);
+  o = fx_cylinder(M - 1, -M, -M + 1, 1, M);
   OPT_CHECK(op_obst_validate(&o, NULL, NULL) == OP_OK);
-  o = obox(M - 2, M, 0, 2, 0, 1, 0);
+  o = fx_obox(M - 2, M, 0, 2, 0, 1, 0);
   OPT_CHECK(op_obst_validate(&o, NULL, NULL) == OP_OK);
 }
 
@@ -528,13 +489,13 @@ OPT_TEST(validation_errors, "SPAN-033") {
 ** c < 2^-53): ex = fl(fl(3c) + 2) = 2, ez = fl(3 + fl(2c)) = 3. */
 OPT_TEST(queue_box, "RT: which tiles rebuild") {
   op_obst p;
-  op_obstacle o = cyl(10, 0, 10, 1, 1);
+  op_obstacle o = fx_cylinder(10, 0, 10, 1, 1);
   OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.g == 1);
   OPT_CHECK(p.bmin[0] == 8 && p.bmax[0] == 12 && p.bmin[1] == 8 && p.bmax[1] == 12);
-  o = box(1, 0, 3, 2, 1, 5);
+  o = fx_box(1, 0, 3, 2, 1, 5);
   OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
   OPT_CHECK(p.bmin[0] == 0 && p.bmax[0] == 3 && p.bmin[1] == 2 && p.bmax[1] == 6);
-  o = obox(0, 0, 0, 2, 1, 1, 0);
+  o = fx_obox(0, 0, 0, 2, 1, 1, 0);
   OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
   OPT_CHECK(p.bmin[0] == -3 && p.bmax[0] == 3 && p.bmin[1] == -2 && p.bmax[1] == 2);
   o.yaw = HALF_PI;
@@ -569,7 +530,7 @@ static op_hf_grid tile_grid(int tx, int tz) {
 ** A box whose grown min x is exactly 12 touches tile 0 (hi 12); one ulp more does not. */
 OPT_TEST(queue_tiles, "RT: which tiles rebuild") {
   op_obst p;
-  op_obstacle o = cyl(20, 0, 4, 1, 1);
+  op_obstacle o = fx_cylinder(20, 0, 4, 1, 1);
   OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
   static const int want[5][2] = {{0, 0}, {1, 1}, {1, 1}, {1, 1}, {0, 0}};
   for (int tx = 0; tx < 5; tx++)
@@ -579,7 +540,7 @@ OPT_TEST(queue_tiles, "RT: which tiles rebuild") {
     }
   op_hf_grid g2 = tile_grid(0, 2); /* z [12, 28] vs [2, 6] */
   OPT_CHECK(!op_obst_tile_queued(&p, &g2));
-  o = box(13, 0, 0, 14, 1, 1);
+  o = fx_box(13, 0, 0, 14, 1, 1);
   OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.bmin[0] == 12);
   op_hf_grid g0 = tile_grid(0, 0);
   OPT_CHECK(op_obst_tile_queued(&p, &g0));
@@ -605,9 +566,9 @@ OPT_TEST(queue_covers_marking, "RT: which tiles rebuild") {
     double a = 0.1 + op_prng_unit(&r) * 3, b = 0.1 + op_prng_unit(&r) * 3;
     op_obstacle o;
     switch (op_prng_below(&r, 3)) {
-      case 0: o = cyl(x, 0, z, a, 5); break;
-      case 1: o = box(x - a, 0, z - b, x, 5, z); break;
-      default: o = obox(x, 0.5, z, a, 1, b, (op_prng_unit(&r) - 0.5) * 7); break;
+      case 0: o = fx_cylinder(x, 0, z, a, 5); break;
+      case 1: o = fx_box(x - a, 0, z - b, x, 5, z); break;
+      default: o = fx_obox(x, 0.5, z, a, 1, b, (op_prng_unit(&r) - 0.5) * 7); break;
     }
     op_obst p;
     OPT_CHECK(op_obst_prepare(&o, R, 0.5, &p, NULL) == OP_OK);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures3d.h"
 #include "internal.h"
 #include "onepath_build3d.h"
 #include "optest.h"
@@ -19,16 +20,9 @@
 ** second floor [30, 40] (area 63) is added in every column whose char is 'B' (the lower
 ** floor there has area 63 too). cs 1, ch 0.1, walkable height 20, climb 3. */
 static op_chf *map_chf(const char *const *rows, int w, int d) {
-  op_hf_grid g;
-  memset(&g, 0, sizeof g);
-  g.cs = 1;
-  g.ch = 0.1;
-  g.width = w;
-  g.depth = d;
-  g.height = 100;
-  op_hf *hf = NULL;
+  op_hf *hf = fx_hf(w, d, 1, 0.1, 100);
   op_chf *c = NULL;
-  if (op_hf_create(&g, &hf, NULL) != OP_OK) return NULL;
+  if (!hf) return NULL;
   for (int z = 0; z < d; z++)
     for (int x = 0; x < w; x++) {
       char ch = rows[z][x];
@@ -333,13 +327,7 @@ OPT_TEST(stacked_no_merge, "REG-112") {
 ** Monotone keeps the three sweeps: ramp 1, lower floor 2 (first span: column (0, 1)'s
 ** lowest), deck 3. */
 OPT_TEST(ramp_over_floor_layers, "REG-074") {
-  op_hf_grid g;
-  memset(&g, 0, sizeof g);
-  g.cs = 1;
-  g.ch = 0.1;
-  g.width = 11;
-  g.depth = 2;
-  g.height = 100;
+  op_hf_grid g = fx_grid(11, 2, 1, 0.1, 100);
   op_hf *hf = NULL;
   op_chf *c = NULL;
   OPT_CHECK(op_hf_create(&g, &hf, NULL) == OP_OK);

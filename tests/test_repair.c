@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "fixtures3d.h"
 #include "obstacles.h"
 #include "optest.h"
 #include "pipeline_internal.h"
@@ -308,27 +309,21 @@ static op_obstacle random_obstacle(rng *r, const op_chf *v, uint32_t i) {
   double pz = g->origin[2] + ((double)(g->gz0 + z) + runit(r)) * cs;
   double fy = op_obst_floor_y(g, v->spans[i].y);
   double size = cs * (0.2 + 4.0 * runit(r) * runit(r));
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
+  /* the draws in this order: one declarator (a full expression) each */
   switch (rint_(r, 3)) {
   case 0:
-    o.shape = OP_OBSTACLE_CYLINDER;
-    o.center[0] = px, o.center[1] = fy - 0.5, o.center[2] = pz;
-    o.radius = size, o.height = 2.0;
-    break;
-  case 1:
-    o.shape = OP_OBSTACLE_BOX;
-    o.bmin[0] = px - size * runit(r), o.bmin[1] = fy - 0.5, o.bmin[2] = pz - size * runit(r);
-    o.bmax[0] = px + size * runit(r), o.bmax[1] = fy + 1.5, o.bmax[2] = pz + size * runit(r);
-    break;
-  default:
-    o.shape = OP_OBSTACLE_ORIENTED_BOX;
-    o.center[0] = px, o.center[1] = fy, o.center[2] = pz;
-    o.half[0] = size * (0.1 + runit(r)), o.half[1] = 1.0, o.half[2] = size * (0.1 + runit(r));
-    o.yaw = 6.283185307179586 * runit(r) - 3.141592653589793;
-    break;
+    return fx_cylinder(px, fy - 0.5, pz, size, 2.0);
+  case 1: {
+    double x0 = px - size * runit(r), z0 = pz - size * runit(r);
+    double x1 = px + size * runit(r), z1 = pz + size * runit(r);
+    return fx_box(x0, fy - 0.5, z0, x1, fy + 1.5, z1);
   }
-  return o;
+  default: {
+    double hx = size * (0.1 + runit(r)), hz = size * (0.1 + runit(r));
+    double yaw = 6.283185307179586 * runit(r) - 3.141592653589793;
+    return fx_obox(px, fy, pz, hx, 1.0, hz, yaw);
+  }
+  }
 }
 
 /* Random areas in force for the view: obstacles marked on a copy of the first-build
@@ -510,16 +505,9 @@ OPT_TEST(repair_equals_scratch_levels, "RT-106") {
 /* A w x d floor (one open span per column, floor row 10, or y[column] when y is given)
 ** with the given areas per column (row-major, z rows; 0 = no span); climb 1 row. */
 static op_chf *floor_view_y(int32_t w, int32_t d, const uint8_t *area, const int32_t *y) {
-  op_hf_grid g;
-  memset(&g, 0, sizeof g);
-  g.cs = 1;
-  g.ch = 0.1;
-  g.width = w;
-  g.depth = d;
-  g.height = 1000;
-  op_hf *hf = NULL;
+  op_hf *hf = fx_hf(w, d, 1, 0.1, 1000);
   op_chf *c = NULL;
-  if (op_hf_create(&g, &hf, NULL) != OP_OK) return NULL;
+  if (!hf) return NULL;
   for (int32_t z = 0; z < d; z++)
     for (int32_t x = 0; x < w; x++)
       if (area[z * w + x])
@@ -581,6 +569,17 @@ static op_status hand_scratch(hand *h, op_regions *rg, op_contour_set *cs) {
   return scratch(NULL, &va, h->f.p.border, h->f.min_area, &h->f.p, rg, cs, &agree);
 }
 
+/* The number of regions of the scratch build (hand_scratch), -1 when it fails; what it
+** made is freed. */
+static int scratch_count(hand *h) {
+  op_regions rg;
+  op_contour_set cs;
+  int n = hand_scratch(h, &rg, &cs) == OP_OK ? (int)rg.nregions : -1;
+  op_regions_free(&rg);
+  op_contour_set_free(&cs);
+  return n;
+}
+
 /* RT-101: with nothing removed the result is NOTHING; an area changed to another
 ** non-zero value, or a volume that selects a span of the layer, is (a). */
 OPT_TEST(repair_fallback_not_removal, "RT-101") {
@@ -592,11 +591,7 @@ OPT_TEST(repair_fallback_not_removal, "RT-101") {
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_NOTHING);
   h.a[at(h.view, 4, 4)] = 5; /* another area: scratch gives a second region */
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_NOT_REMOVAL);
-  op_regions rg;
-  op_contour_set cs;
-  OPT_CHECK(hand_scratch(&h, &rg, &cs) == OP_OK && rg.nregions == 2);
-  op_regions_free(&rg);
-  op_contour_set_free(&cs);
+  OPT_CHECK(scratch_count(&h) == 2);
   h.a[at(h.view, 4, 4)] = 0; /* a plain removal is repaired ... */
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 1, &st) == OP_REPAIR_NOT_REMOVAL); /* ... not with a volume */
@@ -619,19 +614,13 @@ OPT_TEST(repair_fallback_small, "RT-101") {
   for (int32_t z = 0; z < 10; z++)
     for (int32_t x = 0; x < 3; x++) hand_remove(&h, x, z); /* region 1 vanishes */
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SMALL);
-  op_regions rg;
-  op_contour_set cs;
-  OPT_CHECK(hand_scratch(&h, &rg, &cs) == OP_OK && rg.nregions == 1); /* renumbered */
-  op_regions_free(&rg);
-  op_contour_set_free(&cs);
+  OPT_CHECK(scratch_count(&h) == 1); /* renumbered */
   hand_close(&h);
   /* MinRegionArea 25: removing 6 of region 1's 30 spans leaves 24 < 25 */
   OPT_CHECK(hand_open(&h, 10, 10, ar, 0, 25));
   for (int32_t z = 0; z < 6; z++) hand_remove(&h, 0, z);
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SMALL);
-  OPT_CHECK(hand_scratch(&h, &rg, &cs) == OP_OK && rg.nregions == 2); /* linked to area 2: kept */
-  op_regions_free(&rg);
-  op_contour_set_free(&cs);
+  OPT_CHECK(scratch_count(&h) == 2); /* linked to area 2: kept */
   memcpy(h.a, h.view->areas, h.view->nspans); /* 5 removed: 25 left, repaired */
   for (int32_t z = 0; z < 5; z++) hand_remove(&h, 0, z);
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
@@ -661,11 +650,7 @@ OPT_TEST(repair_fallback_split, "RT-102") {
   OPT_CHECK(hand_open(&h, 12, 12, ar, 0, 0));
   for (int32_t z = 0; z < 12; z++) hand_remove(&h, 6, z);
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SPLIT);
-  op_regions rg;
-  op_contour_set cs;
-  OPT_CHECK(hand_scratch(&h, &rg, &cs) == OP_OK && rg.nregions == 2);
-  op_regions_free(&rg);
-  op_contour_set_free(&cs);
+  OPT_CHECK(scratch_count(&h) == 2);
   memcpy(h.a, h.view->areas, h.view->nspans);
   for (int32_t z = 0; z < 11; z++) hand_remove(&h, 6, z); /* a gap at z = 11 */
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
@@ -680,9 +665,7 @@ OPT_TEST(repair_fallback_split, "RT-102") {
   hand_remove(&h, 10, 10);
   hand_remove(&h, 50, 50);
   OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SPLIT);
-  OPT_CHECK(hand_scratch(&h, &rg, &cs) == OP_OK && rg.nregions == 1); /* whole all the same */
-  op_regions_free(&rg);
-  op_contour_set_free(&cs);
+  OPT_CHECK(scratch_count(&h) == 1); /* whole all the same */
   OPT_CHECK(st.needless == 1);
   /* (10, 10) and (14, 10): the global search joins the two rings within the budget */
   memcpy(h.a, h.view->areas, h.view->nspans);

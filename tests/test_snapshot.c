@@ -6,29 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures3d.h"
 #include "mesh_internal.h"
 #include "optest.h"
-
-static op_tiling tiling(void) {
-  op_tiling t;
-  memset(&t, 0, sizeof t);
-  t.cell_size = 1.0;
-  t.cell_height = 0.5;
-  t.tile_cells = 4;
-  t.max_verts_per_poly = 6;
-  return t;
-}
-
-static op_mesh *mk(double climb, uint32_t max_tiles) {
-  op_mesh_params p;
-  p.tiling = tiling();
-  p.walkable_climb = climb;
-  p.max_tiles = max_tiles;
-  op_mesh *m = NULL;
-  op_error e;
-  if (op_mesh_create(&p, &m, &e)) fprintf(stderr, "mk: %s\n", e.message);
-  return m;
-}
 
 /* Two polygons: [0,4]x[0,1] and [0,4]x[1,4], every outer edge a portal. */
 static op_tile *tile2(int x, int z, int layer, double oy) {
@@ -51,7 +31,7 @@ static op_tile *tile2(int x, int z, int layer, double oy) {
   op_tile_desc d;
   memset(&d, 0, sizeof d);
   d.x = x, d.z = z, d.layer = layer;
-  d.tiling = tiling();
+  d.tiling = fx_tiling(0.5);
   d.origin_y = oy;
   d.nverts = 6;
   d.verts = verts;
@@ -72,29 +52,11 @@ static op_ref add(op_mesh *m, int x, int z, int layer, double oy) {
   return r;
 }
 
-static op_bytes msave(const op_mesh *m) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_mesh_save(m, &b, &e)) fprintf(stderr, "save: %s\n", e.message);
-  return b;
-}
-
-static op_bytes ssave(const op_mesh *m) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_mesh_snapshot_save(m, &b, &e)) fprintf(stderr, "snapshot: %s\n", e.message);
-  return b;
-}
-
-static int same(const op_bytes *a, const op_bytes *b) {
-  return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
-}
-
 /* A mesh with history: tiles in slots 0, 2, 3; slot 1 empty at generation 2; slot 3
 ** replaced (generation 2); edits on slot 0 and slot 3. */
 static op_mesh *busy(void) {
   op_error e;
-  op_mesh *m = mk(0.5, 8);
+  op_mesh *m = fx_mesh(0.5, 8);
   op_ref a = add(m, 0, 0, 0, 0.0);
   add(m, 5, 5, 0, 0.0);
   add(m, 1, 0, 0, 0.25);
@@ -112,13 +74,13 @@ static op_mesh *busy(void) {
 OPT_TEST(round_trip, "SNAP-008") {
   op_error e;
   op_mesh *m = busy();
-  op_bytes s = ssave(m), ms = msave(m);
-  op_mesh *n = mk(0.5, 8);
+  op_bytes s = fx_mesh_snapshot(m), ms = fx_mesh_bytes(m);
+  op_mesh *n = fx_mesh(0.5, 8);
   add(n, 7, 7, 0, 0.0); /* some other state, replaced entirely */
   OPT_CHECK(op_mesh_snapshot_load(n, s.data, s.len, &e) == OP_OK);
-  op_bytes ns = msave(n), ss = ssave(n);
-  OPT_CHECK(same(&ms, &ns));
-  OPT_CHECK(same(&s, &ss));
+  op_bytes ns = fx_mesh_bytes(n), ss = fx_mesh_snapshot(n);
+  OPT_CHECK(fx_same(&ms, &ns));
+  OPT_CHECK(fx_same(&s, &ss));
   /* same references */
   op_ref r1 = 0, r2 = 0;
   OPT_CHECK(op_mesh_poly_ref(m, 0, 1, 1, 1, &r1, &e) == OP_OK &&
@@ -141,8 +103,8 @@ OPT_TEST(round_trip, "SNAP-008") {
 
 /* SNAP-002..SNAP-005, SNAP-010: an empty mesh's snapshot, byte by byte. */
 OPT_TEST(empty_layout, "SNAP-002") {
-  op_mesh *m = mk(0.5, 8);
-  op_bytes s = ssave(m);
+  op_mesh *m = fx_mesh(0.5, 8);
+  op_bytes s = fx_mesh_snapshot(m);
   OPT_CHECK(s.len == 4 + 4 + 60 + 4 + 16 + 4 + 4);
   if (s.len == 96) {
     OPT_CHECK(!memcmp(s.data, "OPSN", 4) && opm_rd_u32(s.data + 4) == 1);
@@ -158,7 +120,7 @@ OPT_TEST(empty_layout, "SNAP-002") {
   op_error e;
   add(m, 0, 0, 0, 0.0);
   OPT_CHECK(op_mesh_remove_tile(m, 0, 0, 0, &e) == OP_OK);
-  op_bytes s2 = ssave(m);
+  op_bytes s2 = fx_mesh_snapshot(m);
   OPT_CHECK(s2.len == 96 + 8 && opm_rd_u64(s2.data + 80) == 16 && opm_rd_u32(s2.data + 88) == 1 &&
             opm_rd_u32(s2.data + 92) == 0 && opm_rd_u32(s2.data + 96) == 2 &&
             opm_rd_u32(s2.data + 100) == 0);
@@ -170,18 +132,18 @@ OPT_TEST(empty_layout, "SNAP-002") {
 /* SNAP-003, SNAP-008: every truncation fails and leaves the mesh unchanged. */
 OPT_TEST(truncation, "SNAP-003") {
   op_mesh *m = busy();
-  op_bytes s = ssave(m);
-  op_mesh *n = mk(0.5, 8);
+  op_bytes s = fx_mesh_snapshot(m);
+  op_mesh *n = fx_mesh(0.5, 8);
   add(n, 3, 3, 0, 0.0);
-  op_bytes before = msave(n);
+  op_bytes before = fx_mesh_bytes(n);
   int all_fail = 1, all_same = 1, all_format = 1;
   for (size_t len = 0; len < s.len; len++) {
     op_error e;
     op_status st = op_mesh_snapshot_load(n, s.data, len, &e);
     if (st == OP_OK) all_fail = 0;
     if (st != OP_E_FORMAT) all_format = 0;
-    op_bytes after = msave(n);
-    if (!same(&before, &after)) all_same = 0;
+    op_bytes after = fx_mesh_bytes(n);
+    if (!fx_same(&before, &after)) all_same = 0;
     op_bytes_free(&after);
   }
   OPT_CHECK(all_fail && all_same && all_format);
@@ -195,10 +157,10 @@ OPT_TEST(truncation, "SNAP-003") {
 ** unchanged, or loads a state whose snapshot is exactly the corrupted bytes. */
 OPT_TEST(corruption, "SNAP-009") {
   op_mesh *m = busy();
-  op_bytes s = ssave(m);
-  op_mesh *n = mk(0.5, 8);
+  op_bytes s = fx_mesh_snapshot(m);
+  op_mesh *n = fx_mesh(0.5, 8);
   add(n, 3, 3, 0, 0.0);
-  op_bytes before = msave(n), sbefore = ssave(n);
+  op_bytes before = fx_mesh_bytes(n), sbefore = fx_mesh_snapshot(n);
   static const uint8_t pats[3] = {0x01, 0x80, 0xFF};
   int bad = 0, loaded = 0, failed = 0;
   uint8_t *c = malloc(s.len);
@@ -210,7 +172,7 @@ OPT_TEST(corruption, "SNAP-009") {
       op_status st = op_mesh_snapshot_load(n, c, s.len, &e);
       if (st == OP_OK) {
         loaded++;
-        op_bytes re = ssave(n);
+        op_bytes re = fx_mesh_snapshot(n);
         if (re.len != s.len || memcmp(re.data, c, s.len)) bad++;
         op_bytes_free(&re);
         /* restore the reference state for the next round */
@@ -218,8 +180,8 @@ OPT_TEST(corruption, "SNAP-009") {
       } else {
         failed++;
         if (st != OP_E_FORMAT) bad++;
-        op_bytes after = msave(n);
-        if (!same(&before, &after)) bad++;
+        op_bytes after = fx_mesh_bytes(n);
+        if (!fx_same(&before, &after)) bad++;
         op_bytes_free(&after);
       }
     }
@@ -238,12 +200,12 @@ OPT_TEST(corruption, "SNAP-009") {
 OPT_TEST(params_must_match, "SNAP-006") {
   op_error e;
   op_mesh *m = busy();
-  op_bytes s = ssave(m);
-  op_mesh *n = mk(0.75, 8);
+  op_bytes s = fx_mesh_snapshot(m);
+  op_mesh *n = fx_mesh(0.75, 8);
   OPT_CHECK(op_mesh_snapshot_load(n, s.data, s.len, &e) == OP_E_FORMAT &&
             !strcmp(e.field, "params.walkable_climb") && !strcmp(e.value, "0.5"));
   op_mesh_free(n);
-  n = mk(0.5, 9);
+  n = fx_mesh(0.5, 9);
   OPT_CHECK(op_mesh_snapshot_load(n, s.data, s.len, &e) == OP_E_FORMAT &&
             !strcmp(e.field, "params.max_tiles") && !strcmp(e.value, "8"));
   op_mesh_free(n);
@@ -255,8 +217,8 @@ OPT_TEST(params_must_match, "SNAP-006") {
 OPT_TEST(named_errors, "SNAP-013") {
   op_error e;
   op_mesh *m = busy();
-  op_bytes s = ssave(m);
-  op_mesh *n = mk(0.5, 8);
+  op_bytes s = fx_mesh_snapshot(m);
+  op_mesh *n = fx_mesh(0.5, 8);
   uint8_t *c = malloc(s.len + 1);
   /* unknown section tag */
   memcpy(c, s.data, s.len);
@@ -329,9 +291,9 @@ OPT_TEST(named_errors, "SNAP-013") {
 ** two tiles whose second record is rewritten to the first one's tile. */
 OPT_TEST(duplicate_position, "SNAP-014") {
   op_error e;
-  op_mesh *m = mk(0.5, 8);
+  op_mesh *m = fx_mesh(0.5, 8);
   add(m, 0, 0, 0, 0.0);
-  op_bytes one = ssave(m);
+  op_bytes one = fx_mesh_snapshot(m);
   size_t rec = one.len - 96; /* the one record (slot 0) */
   opm_buf b = {NULL, 0, 0, 0};
   opm_put(&b, one.data, 80);
@@ -341,7 +303,7 @@ OPT_TEST(duplicate_position, "SNAP-014") {
   opm_put(&b, one.data + 96, rec);
   opm_put(&b, one.data + 96, rec);
   b.p[96 + rec] = 1; /* second record: slot 1 */
-  op_mesh *n = mk(0.5, 8);
+  op_mesh *n = fx_mesh(0.5, 8);
   OPT_CHECK(!b.oom && op_mesh_snapshot_load(n, b.p, b.len, &e) == OP_E_FORMAT &&
             !strcmp(e.field, "tiles[1].x") && !strcmp(e.value, "0,0,0"));
   /* same slot twice */
@@ -435,7 +397,7 @@ OPT_TEST(high_empty_slot_sparse, "SNAP-007") {
     OPT_CHECK(op_mesh_snapshot_load(m, file.p, file.len, &e) == OP_OK);
     OPT_CHECK(opm_stored_slots(m) == 1 && opm_slot_capacity(m) <= 8);
   }
-  op_bytes s = ssave(m), ms = msave(m);
+  op_bytes s = fx_mesh_snapshot(m), ms = fx_mesh_bytes(m);
   OPT_CHECK(s.len == file.len && !memcmp(s.data, file.p, file.len)); /* SNAP-009 */
   OPT_CHECK(ms.len == 72 && opm_rd_u32(ms.data + 68) == 0);           /* MESH-040: no tiles */
   op_bytes_free(&s);
@@ -447,9 +409,9 @@ OPT_TEST(high_empty_slot_sparse, "SNAP-007") {
   /* The same record with this file's tiles (cell size 1, 4 cells): adding takes the lowest
   ** empty slot, 0, at generation 1 (MESH-011, MESH-012); the last slot keeps generation 2 and
   ** holds no tile (MESH-016). */
-  m = mk(0.5, 1u << 22);
+  m = fx_mesh(0.5, 1u << 22);
   op_mesh_params q = p;
-  q.tiling = tiling();
+  q.tiling = fx_tiling(0.5);
   want = snap_bytes(&q, &last, 1, NULL, NULL, 0);
   OPT_CHECK(op_mesh_snapshot_load(m, want.p, want.len, &e) == OP_OK);
   OPT_CHECK(add(m, 0, 0, 0, 0.0) == opm_make_ref(1, 0, 0) && opm_stored_slots(m) == 2);
@@ -462,7 +424,7 @@ OPT_TEST(high_empty_slot_sparse, "SNAP-007") {
 
   /* A tile record at slot 4194302, generation 7, next to an added tile: references and
   ** links name the high slot; two slots stored. */
-  m = mk(0.5, 1u << 22);
+  m = fx_mesh(0.5, 1u << 22);
   op_tile *t = tile2(0, 0, 0, 0.0);
   const slot_rec high = {(1u << 22) - 2u, 7};
   want = snap_bytes(&q, NULL, 0, &high, &t, 1);
@@ -476,11 +438,11 @@ OPT_TEST(high_empty_slot_sparse, "SNAP-007") {
   for (uint32_t k = 0; o && k < o->nlinks; k++) to_high += o->links[k].target == hr ||
                                                            o->links[k].target == hr + 1;
   OPT_CHECK(to_high == 2);
-  op_bytes s2 = ssave(m);
-  op_mesh *n = mk(0.5, 1u << 22); /* SNAP-008: a round trip gives the same mesh */
+  op_bytes s2 = fx_mesh_snapshot(m);
+  op_mesh *n = fx_mesh(0.5, 1u << 22); /* SNAP-008: a round trip gives the same mesh */
   OPT_CHECK(op_mesh_snapshot_load(n, s2.data, s2.len, &e) == OP_OK && opm_stored_slots(n) == 2);
-  op_bytes a = msave(m), b = msave(n);
-  OPT_CHECK(same(&a, &b));
+  op_bytes a = fx_mesh_bytes(m), b = fx_mesh_bytes(n);
+  OPT_CHECK(fx_same(&a, &b));
   op_bytes_free(&a);
   op_bytes_free(&b);
   op_bytes_free(&s2);
@@ -495,7 +457,7 @@ OPT_TEST(high_empty_slot_sparse, "SNAP-007") {
 OPT_TEST(lowest_free_and_wrap, "MESH-012") {
   op_error e;
   op_mesh_params q;
-  q.tiling = tiling();
+  q.tiling = fx_tiling(0.5);
   q.walkable_climb = 0.5;
   q.max_tiles = 8;
   /* free: slot 1 at generation 3, slot 6 at 2; tiles: slot 0 (generation 1), slot 2
@@ -505,7 +467,7 @@ OPT_TEST(lowest_free_and_wrap, "MESH-012") {
   opm_buf b = snap_bytes(&q, fr, 2, tr, t, 2);
   op_tile_free(t[0]);
   op_tile_free(t[1]);
-  op_mesh *m = mk(0.5, 8);
+  op_mesh *m = fx_mesh(0.5, 8);
   OPT_CHECK(op_mesh_snapshot_load(m, b.p, b.len, &e) == OP_OK && opm_stored_slots(m) == 4);
   /* slots in order 1 (gen 3), 3, 4, 5 (gen 1), 6 (gen 2), 7 (gen 1), then none */
   static const uint32_t want_slot[6] = {1, 3, 4, 5, 6, 7}, want_gen[6] = {3, 1, 1, 1, 2, 1};
@@ -518,7 +480,7 @@ OPT_TEST(lowest_free_and_wrap, "MESH-012") {
   /* slot 2 wraps: removing its tile gives generation 1, so it is no longer stored, and a
   ** snapshot records no empty slot */
   OPT_CHECK(op_mesh_remove_tile(m, 9, 9, 0, &e) == OP_OK && opm_stored_slots(m) == 7);
-  op_bytes s = ssave(m);
+  op_bytes s = fx_mesh_snapshot(m);
   OPT_CHECK(s.len > 96 && opm_rd_u32(s.data + 88) == 0 && opm_rd_u32(s.data + 92) == 7);
   OPT_CHECK(op_mesh_add_tile(m, extra, &r, &e) == OP_OK && r == opm_make_ref(1, 2, 0));
   op_tile_free(extra);

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "fixtures3d.h"
 #include "internal.h"
 #include "mesh_internal.h"
 #include "onepath_pipeline.h"
@@ -19,61 +20,6 @@
 #include "tilecache.h"
 
 /* ------------------------------------------------------------ helpers */
-
-static op_settings humanoid(op_partition p) {
-  op_settings s;
-  op_settings_preset("Humanoid", &s, NULL);
-  s.detail_sample_distance = 0; /* no sampling (RT-080) */
-  s.partition = p;
-  return s;
-}
-
-static op_trimesh level(const char *name, uint32_t size) {
-  op_trimesh m;
-  memset(&m, 0, sizeof m);
-  op_level_generate(name, 5, size, NULL, &m, NULL);
-  return m;
-}
-
-static op_obstacle cylinder(double x, double y, double z, double r, double h) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_CYLINDER;
-  o.center[0] = x, o.center[1] = y, o.center[2] = z;
-  o.radius = r, o.height = h;
-  return o;
-}
-
-static op_obstacle box(double x0, double y0, double z0, double x1, double y1, double z1) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_BOX;
-  o.bmin[0] = x0, o.bmin[1] = y0, o.bmin[2] = z0;
-  o.bmax[0] = x1, o.bmax[1] = y1, o.bmax[2] = z1;
-  return o;
-}
-
-static op_obstacle obox(double x, double y, double z, double hx, double hy, double hz,
-                        double yaw) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_ORIENTED_BOX;
-  o.center[0] = x, o.center[1] = y, o.center[2] = z;
-  o.half[0] = hx, o.half[1] = hy, o.half[2] = hz;
-  o.yaw = yaw;
-  return o;
-}
-
-static op_convex_volume quad(double x0, double z0, double x1, double z1, double ymin,
-                             double ymax, uint8_t area) {
-  op_convex_volume v;
-  memset(&v, 0, sizeof v);
-  v.npoints = 4;
-  double p[4][2] = {{x0, z0}, {x1, z0}, {x1, z1}, {x0, z1}};
-  memcpy(v.points, p, sizeof p);
-  v.ymin = ymin, v.ymax = ymax, v.area = area;
-  return v;
-}
 
 /* The canonical bytes of a mesh (MESH-040) and their hash. */
 static uint64_t mesh_hash(const op_mesh *m) {
@@ -132,26 +78,22 @@ static int differ(const op_mesh *a, const op_mesh *b) { return !same_tiles_v(a, 
 
 static op_mesh *plain(const op_settings *s, const op_trimesh *m) {
   op_soup soup = op_trimesh_soup(m);
-  op_pipeline_result r;
-  op_error e;
-  if (op_pipeline_build_soup(s, &soup, NULL, &r, &e) != OP_OK) {
-    fprintf(stderr, "  plain build: %s\n", e.message);
-    return NULL;
-  }
-  op_mesh *mesh = r.mesh;
-  r.mesh = NULL;
-  op_pipeline_result_free(&r);
-  return mesh;
+  return fx_plain(s, &soup);
 }
 
 static op_tilecache *cached(const op_settings *s, const op_trimesh *m) {
   op_soup soup = op_trimesh_soup(m);
-  op_tilecache *c = NULL;
-  op_error e;
-  if (op_pipeline_build_soup_cached(s, &soup, NULL, NULL, &c, &e) != OP_OK) {
-    fprintf(stderr, "  cached build: %s\n", e.message);
-    return NULL;
-  }
+  return fx_cache(s, &soup);
+}
+
+/* The terrain level (seed 5) of the given size into *m, the Humanoid settings for p into
+** *s, and the cache built from them; NULL (and *m freed) when it fails. */
+static op_tilecache *terrain_cache(uint32_t size, op_partition p, op_trimesh *m,
+                                   op_settings *s) {
+  *m = fx_level("terrain", 5, size);
+  *s = fx_humanoid(p);
+  op_tilecache *c = cached(s, m);
+  if (!c) op_trimesh_free(m);
   return c;
 }
 
@@ -173,13 +115,13 @@ static const uint32_t SIZES[2] = {40, 2};
 /* Obstacles A, B, C inside the level's x/z range [0, E] (E = 40 terrain, 56 city). */
 static void three_obstacles(int lv, op_obstacle o[3]) {
   if (lv == 0) {
-    o[0] = cylinder(12.5, -10, 14.25, 2.5, 30);
-    o[1] = box(20, -10, 4, 27, 20, 9.5);
-    o[2] = obox(30, 0, 28, 4, 20, 1.5, 0.7);
+    o[0] = fx_cylinder(12.5, -10, 14.25, 2.5, 30);
+    o[1] = fx_box(20, -10, 4, 27, 20, 9.5);
+    o[2] = fx_obox(30, 0, 28, 4, 20, 1.5, 0.7);
   } else {
-    o[0] = cylinder(4, -1, 20, 2, 5);         /* a street */
-    o[1] = box(26, -1, 2, 30, 2, 54);         /* across the middle street */
-    o[2] = obox(36, 10, 14, 6, 20, 1, 2.3);   /* roofs and a street */
+    o[0] = fx_cylinder(4, -1, 20, 2, 5);         /* a street */
+    o[1] = fx_box(26, -1, 2, 30, 2, 54);         /* across the middle street */
+    o[2] = fx_obox(36, 10, 14, 6, 20, 1, 2.3);   /* roofs and a street */
   }
 }
 
@@ -189,10 +131,10 @@ static void three_obstacles(int lv, op_obstacle o[3]) {
 ** same grid, built count and tile list; out->mesh is NULL. */
 OPT_TEST(cached_equals_plain, "RT-015, RT-002, RT-016, RT-080") {
   for (int lv = 0; lv < 2; lv++) {
-    op_trimesh m = level(LEVELS[lv], SIZES[lv]);
+    op_trimesh m = fx_level(LEVELS[lv], 5, SIZES[lv]);
     op_soup soup = op_trimesh_soup(&m);
     for (int p = 0; p < 3; p++) {
-      op_settings s = humanoid(PARTS[p]);
+      op_settings s = fx_humanoid(PARTS[p]);
       op_pipeline_result r, rc;
       op_tilecache *c = NULL;
       OPT_CHECK(op_pipeline_build_soup(&s, &soup, NULL, &r, NULL) == OP_OK);
@@ -225,11 +167,11 @@ OPT_TEST(cached_equals_plain, "RT-015, RT-002, RT-016, RT-080") {
 
 /* RT-015 for BuildChunkCached; RT-002: out may be NULL. */
 OPT_TEST(cached_chunk_equals_plain, "RT-015, RT-002") {
-  op_trimesh m = level("city", 2);
+  op_trimesh m = fx_level("city", 5, 2);
   op_soup soup = op_trimesh_soup(&m);
   op_chunked *ch = NULL;
   OPT_CHECK(op_chunked_create(&soup, 10, &ch, NULL) == OP_OK);
-  op_settings s = humanoid(OP_PARTITION_LAYERS);
+  op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
   op_pipeline_result r;
   op_tilecache *c = NULL;
   OPT_CHECK(op_pipeline_build_chunk(&s, ch, NULL, &r, NULL) == OP_OK);
@@ -277,8 +219,8 @@ OPT_TEST(cached_heightfield, "RT-015, RT-027") {
   op_solid_span *spans = NULL;
   op_solid_columns h = deck_columns(&start, &spans);
   for (int p = 0; p < 3; p += 2) {
-    op_settings s = humanoid(PARTS[p]);
-    op_obstacle o[2] = {cylinder(22, 1.5, 20, 1.5, 1), box(30, -2, 14, 33, 0, 30)};
+    op_settings s = fx_humanoid(PARTS[p]);
+    op_obstacle o[2] = {fx_cylinder(22, 1.5, 20, 1.5, 1), fx_box(30, -2, 14, 33, 0, 30)};
     op_settings s2 = s;
     s2.nobstacles = 2;
     s2.obstacles = o;
@@ -307,9 +249,9 @@ OPT_TEST(cached_heightfield, "RT-015, RT-027") {
 ** build with A, B, C in Obstacles; removing them gives back the first build's tiles. */
 OPT_TEST(obstacles_bake, "RT-027, RT-041, RT-022, RT-063") {
   for (int lv = 0; lv < 2; lv++) {
-    op_trimesh m = level(LEVELS[lv], SIZES[lv]);
+    op_trimesh m = fx_level(LEVELS[lv], 5, SIZES[lv]);
     for (int p = 0; p < 3; p++) {
-      op_settings s = humanoid(PARTS[p]);
+      op_settings s = fx_humanoid(PARTS[p]);
       op_obstacle o[3];
       three_obstacles(lv, o);
       op_tilecache *c = cached(&s, &m);
@@ -348,9 +290,9 @@ OPT_TEST(obstacles_bake, "RT-027, RT-041, RT-022, RT-063") {
 ** list afterwards changes nothing; the cache then adds C, and the result is a fresh build
 ** with A and C in Obstacles (A stays: pipeline obstacles are never removed). */
 OPT_TEST(settings_read_once, "RT-017, RT-010") {
-  op_trimesh m = level("city", 2);
+  op_trimesh m = fx_level("city", 5, 2);
   for (int p = 0; p < 3; p += 2) {
-    op_settings s = humanoid(PARTS[p]);
+    op_settings s = fx_humanoid(PARTS[p]);
     op_obstacle o[3];
     three_obstacles(1, o);
     op_obstacle list[1] = {o[0]};
@@ -381,11 +323,12 @@ OPT_TEST(settings_read_once, "RT-017, RT-010") {
 ** settings' volumes (after a settings volume), with an area id and with area 0. */
 OPT_TEST(volume_runtime_equals_settings, "RT-043, RT-040, RT-041, RT-042") {
   for (int lv = 0; lv < 2; lv++) {
-    op_trimesh m = level(LEVELS[lv], SIZES[lv]);
+    op_trimesh m = fx_level(LEVELS[lv], 5, SIZES[lv]);
     for (int p = 0; p < 3; p += 2) {
-      op_convex_volume v[3] = {quad(3, 3, 21, 17, -20, 40, 7), quad(15, 10, 35, 30, -20, 40, 9),
-                               quad(30, 2, 36, 37, -20, 40, 0)};
-      op_settings s = humanoid(PARTS[p]);
+      op_convex_volume v[3] = {fx_quad(3, 3, 21, 17, -20, 40, 7),
+                               fx_quad(15, 10, 35, 30, -20, 40, 9),
+                               fx_quad(30, 2, 36, 37, -20, 40, 0)};
+      op_settings s = fx_humanoid(PARTS[p]);
       s.nvolumes = 1;
       s.volumes = v;
       op_tilecache *c = cached(&s, &m);
@@ -419,9 +362,9 @@ OPT_TEST(volume_runtime_equals_settings, "RT-043, RT-040, RT-041, RT-042") {
 /* RT-062: Update(1) until the queue is empty gives the bytes of UpdateAll (the same
 ** operations on two caches), whatever the slicing; RT-060: Update(0) does nothing. */
 OPT_TEST(sliced_update, "RT-062, RT-060") {
-  op_trimesh m = level("city", 2);
+  op_trimesh m = fx_level("city", 5, 2);
   for (int p = 0; p < 3; p += 2) {
-    op_settings s = humanoid(PARTS[p]);
+    op_settings s = fx_humanoid(PARTS[p]);
     op_tilecache *a = cached(&s, &m), *b = cached(&s, &m);
     if (!a || !b) {
       OPT_CHECK(0);
@@ -469,16 +412,13 @@ OPT_TEST(sliced_update, "RT-062, RT-060") {
 ** to its last-built ones (step 1: nothing done, the mesh bytes kept, slots included);
 ** after an update with it and its removal, step 2 brings back the first build's tiles. */
 OPT_TEST(shortcuts, "RT-013, RT-014, RT-130") {
-  op_trimesh m = level("terrain", 40);
-  op_settings s = humanoid(OP_PARTITION_WATERSHED);
-  op_tilecache *c = cached(&s, &m);
-  if (!c) {
-    OPT_CHECK(0);
-    op_trimesh_free(&m);
-    return;
-  }
+  op_trimesh m;
+  op_settings s;
+  op_tilecache *c = terrain_cache(40, OP_PARTITION_WATERSHED, &m, &s);
+  OPT_CHECK(c != NULL);
+  if (!c) return;
   uint64_t h0 = mesh_hash(op_tilecache_mesh(c));
-  op_obstacle o = cylinder(20, -10, 20, 3, 30);
+  op_obstacle o = fx_cylinder(20, -10, 20, 3, 30);
   uint32_t id = 0;
   OPT_CHECK(op_tilecache_add_obstacle(c, &o, &id, NULL) == OP_OK);
   OPT_CHECK(op_tilecache_remove_obstacle(c, id, NULL) == OP_OK);
@@ -511,20 +451,17 @@ OPT_TEST(shortcuts, "RT-013, RT-014, RT-130") {
 ** cells touches the grown box, in cache order, each once; the box and the grid computed
 ** here from the clause text (RT-025 for a cylinder and an oriented box). */
 OPT_TEST(queue_order, "RT-050, RT-051, RT-025") {
-  op_trimesh m = level("terrain", 60);
-  op_settings s = humanoid(OP_PARTITION_WATERSHED);
-  op_tilecache *c = cached(&s, &m);
-  if (!c) {
-    OPT_CHECK(0);
-    op_trimesh_free(&m);
-    return;
-  }
+  op_trimesh m;
+  op_settings s;
+  op_tilecache *c = terrain_cache(60, OP_PARTITION_WATERSHED, &m, &s);
+  OPT_CHECK(c != NULL);
+  if (!c) return;
   op_cell_settings cell;
   op_settings_derive(&s, &cell, NULL);
   double cs = s.cell_size, g = (double)cell.walkable_radius * cs; /* RT-020 */
   int32_t R = cell.walkable_radius, T = (int32_t)s.tile_cells, B = cell.border;
-  op_obstacle o[3] = {cylinder(19.0, -5, 41.5, 1.25, 20), obox(40, -5, 12, 3, 20, 0.5, 2.0),
-                      box(58, -5, 57, 59, 20, 59.5)}; /* the last: the last tile's corner */
+  op_obstacle o[3] = {fx_cylinder(19.0, -5, 41.5, 1.25, 20), fx_obox(40, -5, 12, 3, 20, 0.5, 2.0),
+                      fx_box(58, -5, 57, 59, 20, 59.5)}; /* the last: the last tile's corner */
   double ox = c->ctx.origin[0], oz = c->ctx.origin[2];
   uint32_t want[64], nwant = 0;
   for (int k = 0; k < 3; k++) {
@@ -597,15 +534,12 @@ static int err_is(op_status st, const op_error *e, op_status kind, const char *f
 /* RT-023, RT-040, RT-053: every bad call names its kind, field and value, and leaves the
 ** mesh bytes and the queue as they were (RT-001: a failed call changes nothing). */
 OPT_TEST(errors_change_nothing, "RT-023, RT-040, RT-053, RT-002") {
-  op_trimesh m = level("terrain", 40);
-  op_settings s = humanoid(OP_PARTITION_WATERSHED);
-  op_tilecache *c = cached(&s, &m);
-  if (!c) {
-    OPT_CHECK(0);
-    op_trimesh_free(&m);
-    return;
-  }
-  op_obstacle ok = cylinder(5, 0, 5, 1, 2);
+  op_trimesh m;
+  op_settings s;
+  op_tilecache *c = terrain_cache(40, OP_PARTITION_WATERSHED, &m, &s);
+  OPT_CHECK(c != NULL);
+  if (!c) return;
+  op_obstacle ok = fx_cylinder(5, 0, 5, 1, 2);
   uint32_t id = 0;
   OPT_CHECK(op_tilecache_add_obstacle(c, &ok, &id, NULL) == OP_OK && id == 1);
   snap before = take(c);
@@ -616,19 +550,19 @@ OPT_TEST(errors_change_nothing, "RT-023, RT-040, RT-053, RT-002") {
     op_status kind;
     const char *field, *value;
   } bad[] = {
-      {cylinder(NAN, 0, 0, 1, 1), OP_E_RANGE, "obstacle.center.x", "NaN"},
-      {cylinder(0, INFINITY, 0, 1, 1), OP_E_RANGE, "obstacle.center.y", "Infinity"},
-      {cylinder(0, 0, BIG, 1, 1), OP_E_RANGE, "obstacle.center.z", "2097152.0000000005"},
-      {cylinder(0, 0, 0, 0, 1), OP_E_RANGE, "obstacle.radius", "0"},
-      {cylinder(0, 0, 0, -1, 1), OP_E_RANGE, "obstacle.radius", "-1"},
-      {cylinder(M - 1, 0, 0, 2, 1), OP_E_RANGE, "obstacle.radius", "2"},
-      {cylinder(0, 0, 0, 1, -0.5), OP_E_RANGE, "obstacle.height", "-0.5"},
-      {box(0, 0, 0, 1, -INFINITY, 1), OP_E_RANGE, "obstacle.bmax.y", "-Infinity"},
-      {box(0, 0, 2, 1, 1, 1), OP_E_RANGE, "obstacle.bmax.z", "1"},
-      {obox(0, 0, 0, 0, 1, 1, 0), OP_E_RANGE, "obstacle.half.x", "0"},
-      {obox(0, 0, 0, 1, -1, 1, 0), OP_E_RANGE, "obstacle.half.y", "-1"},
-      {obox(0, 0, 0, 1, 1, -2, 0), OP_E_RANGE, "obstacle.half.z", "-2"},
-      {obox(0, 0, 0, 1, 1, 1, NAN), OP_E_RANGE, "obstacle.yaw", "NaN"},
+      {fx_cylinder(NAN, 0, 0, 1, 1), OP_E_RANGE, "obstacle.center.x", "NaN"},
+      {fx_cylinder(0, INFINITY, 0, 1, 1), OP_E_RANGE, "obstacle.center.y", "Infinity"},
+      {fx_cylinder(0, 0, BIG, 1, 1), OP_E_RANGE, "obstacle.center.z", "2097152.0000000005"},
+      {fx_cylinder(0, 0, 0, 0, 1), OP_E_RANGE, "obstacle.radius", "0"},
+      {fx_cylinder(0, 0, 0, -1, 1), OP_E_RANGE, "obstacle.radius", "-1"},
+      {fx_cylinder(M - 1, 0, 0, 2, 1), OP_E_RANGE, "obstacle.radius", "2"},
+      {fx_cylinder(0, 0, 0, 1, -0.5), OP_E_RANGE, "obstacle.height", "-0.5"},
+      {fx_box(0, 0, 0, 1, -INFINITY, 1), OP_E_RANGE, "obstacle.bmax.y", "-Infinity"},
+      {fx_box(0, 0, 2, 1, 1, 1), OP_E_RANGE, "obstacle.bmax.z", "1"},
+      {fx_obox(0, 0, 0, 0, 1, 1, 0), OP_E_RANGE, "obstacle.half.x", "0"},
+      {fx_obox(0, 0, 0, 1, -1, 1, 0), OP_E_RANGE, "obstacle.half.y", "-1"},
+      {fx_obox(0, 0, 0, 1, 1, -2, 0), OP_E_RANGE, "obstacle.half.z", "-2"},
+      {fx_obox(0, 0, 0, 1, 1, 1, NAN), OP_E_RANGE, "obstacle.yaw", "NaN"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     op_error e;
@@ -642,7 +576,7 @@ OPT_TEST(errors_change_nothing, "RT-023, RT-040, RT-053, RT-002") {
   OPT_CHECK(err_is(op_tilecache_add_obstacle(c, &shape, &id, &e), &e, OP_E_ARGUMENT,
                    "obstacle.shape", "3"));
   OPT_CHECK(err_is(op_tilecache_add_obstacle(c, NULL, &id, &e), &e, OP_E_ARGUMENT, "obstacle", NULL));
-  op_convex_volume v = quad(0, 0, 4, 4, 0, 1, 3);
+  op_convex_volume v = fx_quad(0, 0, 4, 4, 0, 1, 3);
   op_convex_volume vb = v;
   vb.npoints = 2;
   OPT_CHECK(err_is(op_tilecache_add_volume(c, &vb, &id, &e), &e, OP_E_RANGE, "volume.npoints", "2"));
@@ -684,28 +618,25 @@ OPT_TEST(errors_change_nothing, "RT-023, RT-040, RT-053, RT-002") {
 /* RT-026, RT-040: the id limits (the next id set by hand: 2^32 - 1 adds would take too
 ** long), checked after validation; RT-024: -0.0 stored as +0.0. */
 OPT_TEST(limits_and_zero, "RT-026, RT-024, RT-023, RT-040") {
-  op_trimesh m = level("terrain", 20);
-  op_settings s = humanoid(OP_PARTITION_MONOTONE);
-  op_tilecache *c = cached(&s, &m);
-  if (!c) {
-    OPT_CHECK(0);
-    op_trimesh_free(&m);
-    return;
-  }
+  op_trimesh m;
+  op_settings s;
+  op_tilecache *c = terrain_cache(20, OP_PARTITION_MONOTONE, &m, &s);
+  OPT_CHECK(c != NULL);
+  if (!c) return;
   op_error e;
   uint32_t id = 0;
-  op_obstacle o = cylinder(-0.0, -0.0, 5, 1, -0.0);
+  op_obstacle o = fx_cylinder(-0.0, -0.0, 5, 1, -0.0);
   OPT_CHECK(op_tilecache_add_obstacle(c, &o, &id, NULL) == OP_OK && id == 1);
   OPT_CHECK(!signbit(c->obst[0].o.center[0]) && !signbit(c->obst[0].o.center[1]) &&
             !signbit(c->obst[0].o.height) && c->obst[0].o.center[2] == 5);
-  op_convex_volume v = quad(-0.0, 0, 3, 3, -0.0, 1, 2);
+  op_convex_volume v = fx_quad(-0.0, 0, 3, 3, -0.0, 1, 2);
   OPT_CHECK(op_tilecache_add_volume(c, &v, &id, NULL) == OP_OK && id == 1);
   OPT_CHECK(!signbit(c->vols[0].v.points[0][0]) && !signbit(c->vols[0].v.points[3][0]) &&
             !signbit(c->vols[0].v.ymin));
   /* RT-023 is SPAN-033: a height above 2^21 whose top is within +-2^21, a half size whose
   ** rotated extent is, are valid (the settings accept them too) */
-  op_obstacle tall = cylinder(3, -0x1p21, 3, 1, 0x1p21 + 2);
-  op_obstacle wide = obox(0, 0, 0, 1.25 * 0x1p21, 1, 1, 0x1.921fb54442d18p-1);
+  op_obstacle tall = fx_cylinder(3, -0x1p21, 3, 1, 0x1p21 + 2);
+  op_obstacle wide = fx_obox(0, 0, 0, 1.25 * 0x1p21, 1, 1, 0x1.921fb54442d18p-1);
   op_settings sv = s;
   sv.nobstacles = 1;
   sv.obstacles = &tall;
@@ -736,8 +667,8 @@ OPT_TEST(limits_and_zero, "RT-026, RT-024, RT-023, RT-040") {
 /* RT-018: AddTile, RemoveTile and ReplaceTile on the cache's mesh fail with argument
 ** `mesh` (empty value) and change nothing; polygon edits are allowed. */
 OPT_TEST(mesh_refuses, "RT-018, MESH-018") {
-  op_trimesh m = level("terrain", 20);
-  op_settings s = humanoid(OP_PARTITION_WATERSHED);
+  op_trimesh m = fx_level("terrain", 5, 20);
+  op_settings s = fx_humanoid(OP_PARTITION_WATERSHED);
   op_tilecache *c = cached(&s, &m);
   op_mesh *other = plain(&s, &m);
   if (!c || !other) {
@@ -771,23 +702,20 @@ OPT_TEST(mesh_refuses, "RT-018, MESH-018") {
 
 /* RT-065 case 1, RT-066: a tile queued and found unchanged keeps its polygon edits. */
 OPT_TEST(edits_survive_unchanged, "RT-065, RT-066, RT-134") {
-  op_trimesh m = level("terrain", 40);
-  op_settings s = humanoid(OP_PARTITION_WATERSHED);
-  op_tilecache *c = cached(&s, &m);
-  if (!c) {
-    OPT_CHECK(0);
-    op_trimesh_free(&m);
-    return;
-  }
+  op_trimesh m;
+  op_settings s;
+  op_tilecache *c = terrain_cache(40, OP_PARTITION_WATERSHED, &m, &s);
+  OPT_CHECK(c != NULL);
+  if (!c) return;
   op_mesh *cm = op_tilecache_mesh(c);
   op_ref ref = 0;
   uint16_t fl = 0;
   OPT_CHECK(op_mesh_poly_ref(cm, 1, 1, 0, 0, &ref, NULL) == OP_OK);
   OPT_CHECK(op_mesh_set_poly_flags(cm, ref, 9, NULL) == OP_OK);
   uint32_t id;
-  op_obstacle far = cylinder(5, -10, 5, 1, 30); /* changes tile (0, 0) */
+  op_obstacle far = fx_cylinder(5, -10, 5, 1, 30); /* changes tile (0, 0) */
   OPT_CHECK(op_tilecache_add_obstacle(c, &far, &id, NULL) == OP_OK);
-  op_obstacle nothing = cylinder(30, 100, 30, 1, 1); /* above the terrain: queues (1, 1),
+  op_obstacle nothing = fx_cylinder(30, 100, 30, 1, 1); /* above the terrain: queues (1, 1),
                                                         marks nothing */
   OPT_CHECK(op_tilecache_add_obstacle(c, &nothing, &id, NULL) == OP_OK);
   int queued = 0;
@@ -835,9 +763,11 @@ typedef struct hist_fail {
 static op_obstacle random_obstacle(uint64_t *r, double E) {
   double x = 2 + rndu(r) * (E - 4), z = 2 + rndu(r) * (E - 4);
   switch (rnd(r) % 3) {
-  case 0: return cylinder(x, -2, z, 0.3 + rndu(r) * 3, 1 + rndu(r) * 20);
-  case 1: return box(x, -2, z, x + 0.5 + rndu(r) * 4, 2 + rndu(r) * 20, z + 0.5 + rndu(r) * 4);
-  default: return obox(x, 0, z, 0.5 + rndu(r) * 3, 2 + rndu(r) * 20, 0.3 + rndu(r) * 2, rndu(r) * 6.28);
+  case 0: return fx_cylinder(x, -2, z, 0.3 + rndu(r) * 3, 1 + rndu(r) * 20);
+  case 1: return fx_box(x, -2, z, x + 0.5 + rndu(r) * 4, 2 + rndu(r) * 20, z + 0.5 + rndu(r) * 4);
+  default:
+    return fx_obox(x, 0, z, 0.5 + rndu(r) * 3, 2 + rndu(r) * 20, 0.3 + rndu(r) * 2,
+                   rndu(r) * 6.28);
   }
 }
 
@@ -870,7 +800,7 @@ static uint32_t history(op_tilecache *on, op_tilecache *off, uint64_t r, int ste
       live[k] = live[--nlive];
     } else if (what == 8 && nv < 8) {
       double x = rndu(&r) * (E - 8), z = rndu(&r) * (E - 8);
-      op_convex_volume v = quad(x, z, x + 3 + rndu(&r) * 8, z + 3 + rndu(&r) * 8, -1,
+      op_convex_volume v = fx_quad(x, z, x + 3 + rndu(&r) * 8, z + 3 + rndu(&r) * 8, -1,
                                 1 + rndu(&r) * 20, (uint8_t)(rnd(&r) % 4 == 0 ? 0 : 1 + rnd(&r) % 60));
       uint32_t a = 0;
       f->n += op_tilecache_add_volume(on, &v, &a, NULL) != OP_OK;
@@ -905,8 +835,8 @@ static uint32_t history(op_tilecache *on, op_tilecache *off, uint64_t r, int ste
 ** (several layers per tile) and terrain with Layers; RT-107: the switch is not state. */
 OPT_TEST(repair_equals_scratch, "RT-106, RT-101, RT-107") {
   for (int lv = 0; lv < 2; lv++) {
-    op_trimesh m = level(LEVELS[lv], SIZES[lv]);
-    op_settings s = humanoid(OP_PARTITION_LAYERS);
+    op_trimesh m = fx_level(LEVELS[lv], 5, SIZES[lv]);
+    op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
     op_tilecache *on = cached(&s, &m), *off = cached(&s, &m);
     if (!on || !off) {
       OPT_CHECK(0);
@@ -936,12 +866,12 @@ OPT_TEST(repair_equals_scratch, "RT-106, RT-101, RT-107") {
 ** tiles are those of a fresh build whose Obstacles are the live obstacles (in id order) and
 ** whose volumes are the live volumes after the settings' own; every partition. */
 OPT_TEST(random_histories_bake, "RT-027, RT-043, RT-062") {
-  op_trimesh m = level("city", 2);
+  op_trimesh m = fx_level("city", 5, 2);
   uint32_t checks = 0, bad = 0, fails = 0;
   for (int p = 0; p < 3; p++) {
-    op_settings s = humanoid(PARTS[p]);
+    op_settings s = fx_humanoid(PARTS[p]);
     op_convex_volume sv[17];
-    sv[0] = quad(10, 30, 50, 34, -1, 30, 4); /* a settings volume: run-time ones come after */
+    sv[0] = fx_quad(10, 30, 50, 34, -1, 30, 4); /* a settings volume: run-time ones come after */
     s.nvolumes = 1;
     s.volumes = sv;
     op_tilecache *c = cached(&s, &m);
@@ -959,7 +889,7 @@ OPT_TEST(random_histories_bake, "RT-027, RT-043, RT-062") {
         fails += op_tilecache_remove_obstacle(c, c->obst[rnd(&r) % c->nobst].id, NULL) != OP_OK;
       } else if (what == 6 && c->nvols < 4) {
         double x = rndu(&r) * 48, z = rndu(&r) * 48;
-        op_convex_volume v = quad(x, z, x + 3 + rndu(&r) * 8, z + 3 + rndu(&r) * 8, -1,
+        op_convex_volume v = fx_quad(x, z, x + 3 + rndu(&r) * 8, z + 3 + rndu(&r) * 8, -1,
                                   1 + rndu(&r) * 20, (uint8_t)(rnd(&r) % 3 == 0 ? 0 : 1 + rnd(&r) % 60));
         fails += op_tilecache_add_volume(c, &v, NULL, NULL) != OP_OK;
       } else if (c->nvols > 0) {

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "fixtures3d.h"
 #include "internal.h"
 #include "mesh_internal.h"
 #include "obstacles.h"
@@ -37,26 +38,25 @@
 /* ------------------------------------------------------------ helpers */
 
 static op_settings humanoid(op_partition p, uint32_t tile_cells) {
-  op_settings s;
-  op_settings_preset("Humanoid", &s, NULL);
-  s.detail_sample_distance = 0; /* layer first with Layers (RT-080) */
-  s.partition = p;
+  op_settings s = fx_humanoid(p); /* layer first with Layers (RT-080) */
   s.tile_cells = tile_cells;
   return s;
 }
 
+/* The level name (seed 5) of the given size into *m and the cache built from it with s;
+** NULL (and *m freed) when either fails. */
 static op_tilecache *cached_level(const op_settings *s, const char *name, uint32_t size,
                                   op_trimesh *m) {
   memset(m, 0, sizeof *m);
   op_error e;
   if (op_level_generate(name, 5, size, NULL, m, &e) != OP_OK) {
     fprintf(stderr, "  level: %s\n", e.message);
+    op_trimesh_free(m);
     return NULL;
   }
   op_soup soup = op_trimesh_soup(m);
-  op_tilecache *c = NULL;
-  if (op_pipeline_build_soup_cached(s, &soup, NULL, NULL, &c, &e) != OP_OK)
-    fprintf(stderr, "  cached build: %s\n", e.message);
+  op_tilecache *c = fx_cache(s, &soup);
+  if (!c) op_trimesh_free(m);
   return c;
 }
 
@@ -70,24 +70,6 @@ static int err_is(op_status st, const op_error *e, op_status kind, const char *f
   return ok;
 }
 
-static op_bytes tsave(const op_tilecache *c) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_tilecache_snapshot_save(c, &b, &e)) fprintf(stderr, "  save: %s\n", e.message);
-  return b;
-}
-
-static op_bytes msave(const op_mesh *m) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_mesh_save(m, &b, &e)) fprintf(stderr, "  mesh save: %s\n", e.message);
-  return b;
-}
-
-static int same(const op_bytes *a, const op_bytes *b) {
-  return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
-}
-
 /* Everything a failed call must leave as it was (RT-001, RT-061): the state snapshot (ids,
 ** obstacles, volumes, queue, the mesh's slots), the mesh's canonical bytes, every unit's
 ** last-built areas and the statistics. */
@@ -99,8 +81,8 @@ typedef struct state {
 static state take(const op_tilecache *c) {
   state s;
   memset(&s, 0, sizeof s);
-  s.snap = tsave(c);
-  s.mesh = msave(c->mesh);
+  s.snap = fx_cache_snapshot(c);
+  s.mesh = fx_mesh_bytes(c->mesh);
   size_t n = 0;
   for (uint32_t i = 0; i < c->ntiles; i++)
     for (uint32_t L = 0; L < c->tiles[i].k.nunits; L++) {
@@ -127,8 +109,8 @@ static state take(const op_tilecache *c) {
 }
 
 static int same_state(const state *a, const state *b) {
-  return same(&a->snap, &b->snap) && same(&a->mesh, &b->mesh) && same(&a->last, &b->last) &&
-         memcmp(&a->stats, &b->stats, sizeof a->stats) == 0;
+  return fx_same(&a->snap, &b->snap) && fx_same(&a->mesh, &b->mesh) &&
+         fx_same(&a->last, &b->last) && memcmp(&a->stats, &b->stats, sizeof a->stats) == 0;
 }
 
 static void state_free(state *s) {
@@ -136,26 +118,6 @@ static void state_free(state *s) {
   op_bytes_free(&s->mesh);
   free(s->last.data);
   memset(s, 0, sizeof *s);
-}
-
-static op_obstacle cylinder(double x, double y, double z, double r, double h) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_CYLINDER;
-  o.center[0] = x, o.center[1] = y, o.center[2] = z;
-  o.radius = r, o.height = h;
-  return o;
-}
-
-static op_convex_volume quad(double x0, double z0, double x1, double z1, double ymin,
-                             double ymax, uint8_t area) {
-  op_convex_volume v;
-  memset(&v, 0, sizeof v);
-  v.npoints = 4;
-  double p[4][2] = {{x0, z0}, {x1, z0}, {x1, z1}, {x0, z1}};
-  memcpy(v.points, p, sizeof p);
-  v.ymin = ymin, v.ymax = ymax, v.area = area;
-  return v;
 }
 
 /* ------------------------------------------------------------ RT-002 */
@@ -183,7 +145,7 @@ OPT_TEST(null_rules, "RT-002") {
   OPT_CHECK(k == 77); /* RT-001: a failed call writes none of its outputs */
   OPT_CHECK(err_is(op_tilecache_remove_volume(NULL, 1, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
   OPT_CHECK(err_is(op_tilecache_remove_obstacle(NULL, 1, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
-  op_convex_volume v = quad(0, 0, 1, 1, 0, 1, 1);
+  op_convex_volume v = fx_quad(0, 0, 1, 1, 0, 1, 1);
   OPT_CHECK(err_is(op_tilecache_add_volume(NULL, &v, NULL, &e), &e, OP_E_ARGUMENT, "cache", "NULL"));
   op_settings s = humanoid(OP_PARTITION_WATERSHED, 32);
   /* `cache` before the settings and the input: both of those are NULL here */
@@ -196,12 +158,9 @@ OPT_TEST(null_rules, "RT-002") {
 
   op_trimesh m;
   op_tilecache *c = cached_level(&s, "terrain", 20, &m);
-  if (!c) {
-    OPT_CHECK(0);
-    op_trimesh_free(&m);
-    return;
-  }
-  op_obstacle o = cylinder(5, -10, 5, 1, 30);
+  OPT_CHECK(c != NULL);
+  if (!c) return;
+  op_obstacle o = fx_cylinder(5, -10, 5, 1, 30);
   OPT_CHECK(op_tilecache_add_obstacle(c, &o, NULL, NULL) == OP_OK); /* NULL id allowed */
   uint32_t n = op_tilecache_queue_length(c);
   OPT_CHECK(n >= 1);
@@ -231,14 +190,11 @@ OPT_TEST(live_count_limits, "RT-026, RT-040") {
   op_settings s = humanoid(OP_PARTITION_MONOTONE, 64);
   op_trimesh m;
   op_tilecache *c = cached_level(&s, "terrain", 10, &m);
-  if (!c) {
-    OPT_CHECK(0);
-    op_trimesh_free(&m);
-    return;
-  }
+  OPT_CHECK(c != NULL);
+  if (!c) return;
   op_error e;
-  op_obstacle far = cylinder(-100000, 0, -100000, 1, 1);
-  op_convex_volume vfar = quad(-100000, -100000, -99999, -99999, 0, 1, 3);
+  op_obstacle far = fx_cylinder(-100000, 0, -100000, 1, 1);
+  op_convex_volume vfar = fx_quad(-100000, -100000, -99999, -99999, 0, 1, 3);
   uint32_t id = 0, bad = 0;
   for (uint32_t i = 0; i < OP_TC_MAX_LIVE; i++) {
     bad += op_tilecache_add_obstacle(c, &far, &id, NULL) != OP_OK || id != i + 1;
@@ -324,7 +280,7 @@ static void checkerboard_case(opt_state *opt_s_, op_partition part) {
   OPT_CHECK(op_pipeline_build_soup_cached(&s, &soup, NULL, NULL, &c, &e) == OP_OK);
   if (!c) return;
   OPT_CHECK(c->ntiles == 1 && c->ctx.layer_first == (part == OP_PARTITION_LAYERS));
-  op_bytes first = msave(c->mesh);
+  op_bytes first = fx_mesh_bytes(c->mesh);
   uint8_t walk = 0; /* the first build's walkable area, so the stripes differ from it */
   const op_chf *h = c->tiles[0].k.base.chf;
   for (uint32_t i = 0; i < h->nspans && !walk; i++) walk = h->areas[i];
@@ -359,8 +315,8 @@ static void checkerboard_case(opt_state *opt_s_, op_partition part) {
   OPT_CHECK(op_tilecache_update(c, 1, &k, &e) == OP_E_LIMIT && k == 99);
   for (uint32_t i = 0; i < nv; i++) OPT_CHECK(op_tilecache_remove_volume(c, ids[i], NULL) == OP_OK);
   OPT_CHECK(op_tilecache_update_all(c, &k, &e) == OP_OK && k == 1);
-  op_bytes back = msave(c->mesh);
-  OPT_CHECK(same(&first, &back));
+  op_bytes back = fx_mesh_bytes(c->mesh);
+  OPT_CHECK(fx_same(&first, &back));
   op_bytes_free(&back);
   op_bytes_free(&first);
   state_free(&before);
@@ -475,27 +431,20 @@ OPT_TEST(tcac_cut_everywhere, "SNAP-003, SNAP-017, SNAP-021") {
     return;
   }
   /* every shape, volumes of 3 and 5 points, a queue of several tiles */
-  op_obstacle box, obb, cyl = cylinder(8, -10, 8, 1.5, 40);
-  memset(&box, 0, sizeof box);
-  box.shape = OP_OBSTACLE_BOX;
-  box.bmin[0] = 2, box.bmin[1] = -10, box.bmin[2] = 14, box.bmax[0] = 5, box.bmax[1] = 30,
-  box.bmax[2] = 17;
-  memset(&obb, 0, sizeof obb);
-  obb.shape = OP_OBSTACLE_ORIENTED_BOX;
-  obb.center[0] = 15, obb.center[1] = 0, obb.center[2] = 5, obb.half[0] = 2, obb.half[1] = 30,
-  obb.half[2] = 1, obb.yaw = 0.4;
+  op_obstacle cyl = fx_cylinder(8, -10, 8, 1.5, 40), box = fx_box(2, -10, 14, 5, 30, 17);
+  op_obstacle obb = fx_obox(15, 0, 5, 2, 30, 1, 0.4);
   OPT_CHECK(op_tilecache_add_obstacle(a, &cyl, NULL, NULL) == OP_OK);
   OPT_CHECK(op_tilecache_add_obstacle(a, &box, NULL, NULL) == OP_OK);
   OPT_CHECK(op_tilecache_add_obstacle(a, &obb, NULL, NULL) == OP_OK);
-  op_convex_volume v3 = quad(3, 3, 9, 9, -10, 40, 5);
+  op_convex_volume v3 = fx_quad(3, 3, 9, 9, -10, 40, 5);
   v3.npoints = 3;
-  op_convex_volume v5 = quad(10, 10, 16, 16, -10, 40, 6);
+  op_convex_volume v5 = fx_quad(10, 10, 16, 16, -10, 40, 6);
   v5.npoints = 5;
   v5.points[4][0] = 13, v5.points[4][1] = 18;
   OPT_CHECK(op_tilecache_add_volume(a, &v3, NULL, NULL) == OP_OK);
   OPT_CHECK(op_tilecache_add_volume(a, &v5, NULL, NULL) == OP_OK);
   OPT_CHECK(op_tilecache_queue_length(a) >= 2);
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   size_t t = tcac_tag_at(&sa), p0 = t + 16;
   OPT_CHECK(sa.len > p0 && opm_rd_u32(sa.data + t) == OPSN_TAG_TCAC);
   twalk w;
@@ -526,8 +475,8 @@ OPT_TEST(tcac_cut_everywhere, "SNAP-003, SNAP-017, SNAP-021") {
   OPT_CHECK(same_state(&before, &after));
   /* the whole payload loads (the walk's counterpart) */
   OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, NULL) == OP_OK);
-  op_bytes sb = tsave(b);
-  OPT_CHECK(same(&sa, &sb));
+  op_bytes sb = fx_cache_snapshot(b);
+  OPT_CHECK(fx_same(&sa, &sb));
   op_bytes_free(&sb);
   free(cut);
   free(w.f);
@@ -713,10 +662,10 @@ OPT_TEST(tile_at_no_cached_tile, "SNAP-019") {
     op_trimesh_free(&m);
     return;
   }
-  op_obstacle cyl = cylinder(8, -10, 8, 1.5, 40);
+  op_obstacle cyl = fx_cylinder(8, -10, 8, 1.5, 40);
   OPT_CHECK(op_tilecache_add_obstacle(a, &cyl, NULL, NULL) == OP_OK);
   OPT_CHECK(op_tilecache_update_all(a, NULL, NULL) == OP_OK && a->nqueue == 0);
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   /* the last cached tile, and its first tile record in ascending slot order */
   const op_pl_keep_tile *last = &b->tiles[b->ntiles - 1].k;
   uint32_t rec = 0, found = 0;
@@ -794,10 +743,7 @@ OPT_TEST(columns_tile_count_limit, "POLY-222, RT-016") {
 ** out_of_range `cs`, a negative growth out_of_range `radius_cells`; a valid call fills
 ** the box of RT-025 (box shape: bmin - g, bmax + g with g = radius_cells * cs). */
 OPT_TEST(obstacle_prepare_arguments, "RT-025") {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_BOX;
-  o.bmin[0] = 1, o.bmin[2] = 2, o.bmax[0] = 3, o.bmax[1] = 1, o.bmax[2] = 5;
+  op_obstacle o = fx_box(1, 0, 2, 3, 1, 5);
   op_obst p;
   op_error e;
   OPT_CHECK(err_is(op_obst_prepare(&o, 2, NAN, &p, &e), &e, OP_E_RANGE, "cs", "NaN"));
@@ -816,16 +762,7 @@ static op_mesh *plain_with(const op_settings *s0, const op_soup *soup, const op_
   op_settings s = *s0;
   s.nobstacles = 1, s.obstacles = o;
   s.nvolumes = 1, s.volumes = v;
-  op_pipeline_result r;
-  op_error e;
-  if (op_pipeline_build_soup(&s, soup, NULL, &r, &e) != OP_OK) {
-    fprintf(stderr, "  plain build: %s\n", e.message);
-    return NULL;
-  }
-  op_mesh *m = r.mesh;
-  r.mesh = NULL;
-  op_pipeline_result_free(&r);
-  return m;
+  return fx_plain(&s, soup);
 }
 
 /* RT-088, RT-013, RT-027: a level that is one flat strip two cells wide is built (its
@@ -855,9 +792,9 @@ static void strip_case(opt_state *opt_s_, op_partition part) {
     for (uint32_t j = 0; j < hf->nspans; j++) walk += hf->areas[j] != OP_AREA_NULL;
     OPT_CHECK(walk == 0); /* the fixture: no walkable span (the filters and erosion) */
   }
-  op_bytes first = msave(c->mesh);
-  op_obstacle o = cylinder(w / 2, -1, d / 2, w / 3, h + 2);
-  op_convex_volume v = quad(0.25 * w, -1, 0.75 * w, d + 1, -1, h + 1, 4);
+  op_bytes first = fx_mesh_bytes(c->mesh);
+  op_obstacle o = fx_cylinder(w / 2, -1, d / 2, w / 3, h + 2);
+  op_convex_volume v = fx_quad(0.25 * w, -1, 0.75 * w, d + 1, -1, h + 1, 4);
   OPT_CHECK(op_tilecache_add_obstacle(c, &o, NULL, NULL) == OP_OK);
   OPT_CHECK(op_tilecache_add_volume(c, &v, NULL, NULL) == OP_OK);
   OPT_CHECK(op_tilecache_queue_length(c) == c->ntiles);
@@ -867,13 +804,13 @@ static void strip_case(opt_state *opt_s_, op_partition part) {
   op_tilecache_stats st;
   op_tilecache_stats_get(c, &st);
   OPT_CHECK(st.units_skipped == units && st.units_built == 0 && st.units_first == 0);
-  op_bytes now = msave(c->mesh);
-  OPT_CHECK(same(&first, &now));
+  op_bytes now = fx_mesh_bytes(c->mesh);
+  OPT_CHECK(fx_same(&first, &now));
   op_mesh *pm = plain_with(&s, &soup, &o, &v);
   OPT_CHECK(pm != NULL);
   if (pm) {
-    op_bytes pb = msave(pm);
-    OPT_CHECK(same(&first, &pb)); /* no tile at all on either side */
+    op_bytes pb = fx_mesh_bytes(pm);
+    OPT_CHECK(fx_same(&first, &pb)); /* no tile at all on either side */
     op_bytes_free(&pb);
     op_mesh_free(pm);
   }
@@ -927,12 +864,9 @@ OPT_TEST(batch_arguments, "MESH-001, RT-061") {
   op_settings s = humanoid(OP_PARTITION_WATERSHED, 32);
   op_trimesh m;
   op_tilecache *c = cached_level(&s, "terrain", 8, &m);
-  if (!c) {
-    OPT_CHECK(0);
-    op_trimesh_free(&m);
-    return;
-  }
-  op_bytes b0 = msave(c->mesh);
+  OPT_CHECK(c != NULL);
+  if (!c) return;
+  op_bytes b0 = fx_mesh_bytes(c->mesh);
   op_error e;
   size_t bad = 5;
   OPT_CHECK(err_is(opm_batch(NULL, NULL, 0, &bad, &e), &e, OP_E_ARGUMENT, "mesh", "NULL"));
@@ -941,8 +875,8 @@ OPT_TEST(batch_arguments, "MESH-001, RT-061") {
   OPT_CHECK(err_is(opm_batch(c->mesh, NULL, 1, &bad, &e), &e, OP_E_ARGUMENT, "changes", "NULL"));
   OPT_CHECK(bad == SIZE_MAX);
   OPT_CHECK(opm_batch(c->mesh, NULL, 0, NULL, &e) == OP_OK);
-  op_bytes b1 = msave(c->mesh);
-  OPT_CHECK(same(&b0, &b1));
+  op_bytes b1 = fx_mesh_bytes(c->mesh);
+  OPT_CHECK(fx_same(&b0, &b1));
   op_bytes_free(&b0);
   op_bytes_free(&b1);
   op_tilecache_free(c);
@@ -1004,7 +938,7 @@ OPT_TEST(repair_many_holes, "RT-104, RT-106, RT-027") {
   op_obstacle o[20];
   for (int i = 0; i < 20; i++) {
     double x = (44.5 + 8 * (i % 5)) * cs, z = (48.5 + 8 * (i / 5)) * cs; /* cell centres */
-    o[i] = cylinder(x, -1, z, 0.5 * cs, 3);
+    o[i] = fx_cylinder(x, -1, z, 0.5 * cs, 3);
     OPT_CHECK(op_tilecache_add_obstacle(a, &o[i], NULL, NULL) == OP_OK);
     OPT_CHECK(op_tilecache_add_obstacle(b, &o[i], NULL, NULL) == OP_OK);
   }

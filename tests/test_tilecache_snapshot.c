@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "artifact.h"
+#include "fixtures3d.h"
 #include "onepath_pipeline.h"
 #include "optest.h"
 #include "snapshot_internal.h"
@@ -22,11 +23,7 @@
 /* ------------------------------------------------------------ fixtures */
 
 static op_settings settings(uint32_t tile_cells) {
-  op_settings s;
-  op_error e;
-  op_settings_preset("Humanoid", &s, &e);
-  s.partition = OP_PARTITION_LAYERS;
-  s.detail_sample_distance = 0;
+  op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
   s.tile_cells = tile_cells;
   return s;
 }
@@ -47,31 +44,7 @@ static int gen(level *L, const char *name, uint64_t seed, uint32_t size) {
   return 0;
 }
 
-static op_tilecache *cache(const op_settings *s, const op_soup *soup) {
-  op_tilecache *c = NULL;
-  op_error e;
-  if (op_pipeline_build_soup_cached(s, soup, NULL, NULL, &c, &e))
-    fprintf(stderr, "cache: %s %s %s\n", op_status_name(e.kind), e.field, e.message);
-  return c;
-}
-
-static op_bytes tsave(const op_tilecache *c) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_tilecache_snapshot_save(c, &b, &e)) fprintf(stderr, "tc save: %s\n", e.message);
-  return b;
-}
-
-static op_bytes msave(op_tilecache *c) {
-  op_bytes b = {NULL, 0};
-  op_error e;
-  if (op_mesh_save(op_tilecache_mesh(c), &b, &e)) fprintf(stderr, "mesh save: %s\n", e.message);
-  return b;
-}
-
-static int same(const op_bytes *a, const op_bytes *b) {
-  return a->len == b->len && (a->len == 0 || memcmp(a->data, b->data, a->len) == 0);
-}
+static op_bytes msave(op_tilecache *c) { return fx_mesh_bytes(op_tilecache_mesh(c)); }
 
 /* The centre of the level's x/z box and its least y. */
 static void centre(const level *L, double c[3]) {
@@ -92,20 +65,10 @@ static void busy(op_tilecache *c, const level *L, int variant) {
   double m[3];
   centre(L, m);
   double d = variant * 3.5;
-  op_obstacle cyl, box, obb, gone;
-  memset(&cyl, 0, sizeof cyl);
-  cyl.shape = OP_OBSTACLE_CYLINDER;
-  cyl.center[0] = m[0] + 2 + d, cyl.center[1] = m[1] - 1, cyl.center[2] = m[2] - 3;
-  cyl.radius = 1.25, cyl.height = 40;
-  memset(&box, 0, sizeof box);
-  box.shape = OP_OBSTACLE_BOX;
-  box.bmin[0] = m[0] - 6, box.bmin[1] = m[1] - 1, box.bmin[2] = m[2] + 1 + d;
-  box.bmax[0] = m[0] - 4, box.bmax[1] = m[1] + 40, box.bmax[2] = m[2] + 2.5 + d;
-  memset(&obb, 0, sizeof obb);
-  obb.shape = OP_OBSTACLE_ORIENTED_BOX;
-  obb.center[0] = m[0] - d, obb.center[1] = m[1] + 10, obb.center[2] = m[2] + 5;
-  obb.half[0] = 2, obb.half[1] = 30, obb.half[2] = 0.75, obb.yaw = 0.6;
-  gone = cyl;
+  op_obstacle cyl = fx_cylinder(m[0] + 2 + d, m[1] - 1, m[2] - 3, 1.25, 40);
+  op_obstacle box = fx_box(m[0] - 6, m[1] - 1, m[2] + 1 + d, m[0] - 4, m[1] + 40, m[2] + 2.5 + d);
+  op_obstacle obb = fx_obox(m[0] - d, m[1] + 10, m[2] + 5, 2, 30, 0.75, 0.6);
+  op_obstacle gone = cyl;
   gone.center[0] -= 7;
   uint32_t id, gone_id = 0;
   if (op_tilecache_add_obstacle(c, &gone, &gone_id, &e)) fprintf(stderr, "obst: %s\n", e.message);
@@ -128,6 +91,33 @@ static void busy(op_tilecache *c, const level *L, int variant) {
   if (op_tilecache_update(c, 1, &done, &e)) fprintf(stderr, "update: %s\n", e.message);
 }
 
+/* A level and one or two caches of it (tile_cells 16), the first nbusy of them after busy()
+** (variant 0 for a, 1 for b). Returns gen's result; a cache that could not be built is NULL
+** (and then none is made busy). fix_free frees what was made. */
+typedef struct fix {
+  level L;
+  op_tilecache *a, *b;
+} fix;
+
+static int fix_make(fix *f, const char *name, uint64_t seed, uint32_t size, int ncaches,
+                    int nbusy) {
+  op_settings s = settings(16);
+  f->a = f->b = NULL;
+  if (gen(&f->L, name, seed, size)) return -1;
+  f->a = fx_cache(&s, &f->L.soup);
+  if (ncaches > 1) f->b = fx_cache(&s, &f->L.soup);
+  if (!f->a || (ncaches > 1 && !f->b)) return 0;
+  if (nbusy > 0) busy(f->a, &f->L, 0);
+  if (nbusy > 1) busy(f->b, &f->L, 1);
+  return 0;
+}
+
+static void fix_free(fix *f) {
+  op_tilecache_free(f->a);
+  op_tilecache_free(f->b);
+  op_trimesh_free(&f->L.m);
+}
+
 /* ------------------------------------------------------------ RT-131 */
 
 static void put_le(uint8_t *p, uint64_t v, int n) {
@@ -146,7 +136,7 @@ OPT_TEST(fingerprint_key, "RT-131") {
   level L;
   op_settings s = settings(16);
   OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *c = cache(&s, &L.soup);
+  op_tilecache *c = fx_cache(&s, &L.soup);
   OPT_CHECK(c != NULL);
   if (!c) return;
   size_t n = 144 + 16 * (size_t)c->ntiles;
@@ -220,16 +210,14 @@ OPT_TEST(fingerprint_key, "RT-131") {
 
 /* SNAP-016, SNAP-017: the layout of a busy cache's snapshot, from the table. */
 OPT_TEST(layout, "SNAP-016") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *c = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 1, 1) == 0);
+  op_tilecache *c = f.a;
   if (!c) return;
-  busy(c, &L, 0);
   op_bytes ms = {NULL, 0};
   op_error e;
   OPT_CHECK(op_mesh_snapshot_save(op_tilecache_mesh(c), &ms, &e) == OP_OK);
-  op_bytes b = tsave(c);
+  op_bytes b = fx_cache_snapshot(c);
   /* the first 68 + 4 bytes as the mesh snapshot's, nsections 2; SLOT section the same */
   size_t slot_end = ms.len;
   OPT_CHECK(b.len > slot_end + 16 && !memcmp(b.data, ms.data, 68));
@@ -269,8 +257,7 @@ OPT_TEST(layout, "SNAP-016") {
   }
   op_bytes_free(&b);
   op_bytes_free(&ms);
-  op_tilecache_free(c);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* SNAP-022, SNAP-020: save -> load (into a fresh cache of the same level) -> save gives the
@@ -283,24 +270,24 @@ OPT_TEST(canonical_round_trip, "SNAP-022") {
   for (int path = 0; path < 2; path++) {
     op_settings s = settings(16);
     if (path) s.partition = OP_PARTITION_WATERSHED;
-    op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+    op_tilecache *a = fx_cache(&s, &L.soup), *b = fx_cache(&s, &L.soup);
     if (!a || !b) return;
     OPT_CHECK(a->ctx.layer_first == !path);
     busy(a, &L, 0);
     busy(b, &L, 1); /* another state, replaced entirely */
-    op_bytes sa = tsave(a), ma = msave(a);
+    op_bytes sa = fx_cache_snapshot(a), ma = msave(a);
     op_error e;
     OPT_CHECK(a->nobst == 3 && a->nvols == 2 && op_tilecache_queue_length(a) > 0);
     OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
-    op_bytes sb = tsave(b), mb = msave(b);
-    OPT_CHECK(same(&sa, &sb));
-    OPT_CHECK(same(&ma, &mb));
+    op_bytes sb = fx_cache_snapshot(b), mb = msave(b);
+    OPT_CHECK(fx_same(&sa, &sb));
+    OPT_CHECK(fx_same(&ma, &mb));
     OPT_CHECK(op_tilecache_queue_length(b) == op_tilecache_queue_length(a));
     OPT_CHECK(op_tilecache_mesh(b)->cache_owned == 1); /* RT-018 kept through the swap */
     /* and onto itself */
     OPT_CHECK(op_tilecache_snapshot_load(a, sa.data, sa.len, &e) == OP_OK);
-    op_bytes sa2 = tsave(a);
-    OPT_CHECK(same(&sa, &sa2));
+    op_bytes sa2 = fx_cache_snapshot(a);
+    OPT_CHECK(fx_same(&sa, &sa2));
     op_bytes_free(&sa), op_bytes_free(&ma), op_bytes_free(&sb), op_bytes_free(&mb);
     op_bytes_free(&sa2);
     op_tilecache_free(a);
@@ -318,7 +305,7 @@ OPT_TEST(restore_then_update, "RT-134") {
   level L;
   op_settings s = settings(16);
   OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup), *c = cache(&s, &L.soup);
+  op_tilecache *a = fx_cache(&s, &L.soup), *b = fx_cache(&s, &L.soup), *c = fx_cache(&s, &L.soup);
   if (!a || !b || !c) return;
   busy(a, &L, 0);
   busy(b, &L, 1);
@@ -327,25 +314,22 @@ OPT_TEST(restore_then_update, "RT-134") {
   OPT_CHECK(op_tilecache_queue_length(a) > 0);
   OPT_CHECK(op_tilecache_update_all(b, NULL, &e) == OP_OK); /* b's units all known */
   OPT_CHECK(op_tilecache_update_all(c, NULL, &e) == OP_OK);
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
   OPT_CHECK(op_tilecache_snapshot_load(c, sa.data, sa.len, &e) == OP_OK);
   OPT_CHECK(op_tilecache_update_all(a, NULL, &e) == OP_OK);
   OPT_CHECK(op_tilecache_update_all(b, NULL, &e) == OP_OK);
   OPT_CHECK(op_tilecache_update_all(c, NULL, &e) == OP_OK);
-  op_bytes ma = msave(a), mb = msave(b), ta = tsave(a), tb = tsave(b);
-  op_bytes mc = msave(c), tc = tsave(c);
-  OPT_CHECK(same(&ma, &mb) && same(&ta, &tb));
-  OPT_CHECK(same(&ma, &mc) && same(&ta, &tc));
+  op_bytes ma = msave(a), mb = msave(b), ta = fx_cache_snapshot(a), tb = fx_cache_snapshot(b);
+  op_bytes mc = msave(c), tc = fx_cache_snapshot(c);
+  OPT_CHECK(fx_same(&ma, &mb) && fx_same(&ta, &tb));
+  OPT_CHECK(fx_same(&ma, &mc) && fx_same(&ta, &tc));
   op_bytes_free(&mc), op_bytes_free(&tc);
   op_tilecache_free(c);
   /* the same ids next, the same queue after a removal */
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_CYLINDER;
   double m[3];
   centre(&L, m);
-  o.center[0] = m[0], o.center[1] = m[1], o.center[2] = m[2], o.radius = 2, o.height = 50;
+  op_obstacle o = fx_cylinder(m[0], m[1], m[2], 2, 50);
   uint32_t ia = 0, ib = 0;
   OPT_CHECK(op_tilecache_add_obstacle(a, &o, &ia, &e) == OP_OK);
   OPT_CHECK(op_tilecache_add_obstacle(b, &o, &ib, &e) == OP_OK && ia == ib && ia == 5);
@@ -353,8 +337,8 @@ OPT_TEST(restore_then_update, "RT-134") {
   OPT_CHECK(op_tilecache_remove_volume(b, 1, &e) == OP_OK);
   OPT_CHECK(op_tilecache_update_all(a, NULL, &e) == OP_OK);
   OPT_CHECK(op_tilecache_update_all(b, NULL, &e) == OP_OK);
-  op_bytes ma2 = msave(a), mb2 = msave(b), ta2 = tsave(a), tb2 = tsave(b);
-  OPT_CHECK(same(&ma2, &mb2) && same(&ta2, &tb2) && !same(&ma, &ma2));
+  op_bytes ma2 = msave(a), mb2 = msave(b), ta2 = fx_cache_snapshot(a), tb2 = fx_cache_snapshot(b);
+  OPT_CHECK(fx_same(&ma2, &mb2) && fx_same(&ta2, &tb2) && !fx_same(&ma, &ma2));
   op_bytes_free(&sa), op_bytes_free(&ma), op_bytes_free(&mb), op_bytes_free(&ta);
   op_bytes_free(&tb), op_bytes_free(&ma2), op_bytes_free(&mb2), op_bytes_free(&ta2);
   op_bytes_free(&tb2);
@@ -363,20 +347,27 @@ OPT_TEST(restore_then_update, "RT-134") {
   op_trimesh_free(&L.m);
 }
 
+/* 1 when c's mesh bytes (mesh = 1) or its snapshot bytes (mesh = 0) still equal was. */
+static int still(op_tilecache *c, const op_bytes *was, int mesh) {
+  op_bytes cur = mesh ? msave(c) : fx_cache_snapshot(c);
+  int ok = fx_same(was, &cur);
+  op_bytes_free(&cur);
+  return ok;
+}
+
 /* A restore that must fail: expected kind, field, value; the mesh's bytes and the cache's
 ** snapshot bytes are as before (SNAP-021). */
 static int fails_unchanged(op_tilecache *c, const uint8_t *p, size_t n, op_status kind,
                            const char *field, const char *value) {
-  op_bytes m0 = msave(c), t0 = tsave(c);
+  op_bytes m0 = msave(c), t0 = fx_cache_snapshot(c);
   op_error e;
   op_status st = op_tilecache_snapshot_load(c, p, n, &e);
-  op_bytes m1 = msave(c), t1 = tsave(c);
   int ok = st == kind && (!field || !strcmp(e.field, field)) &&
-           (!value || !strcmp(e.value, value)) && same(&m0, &m1) && same(&t0, &t1);
+           (!value || !strcmp(e.value, value)) && still(c, &m0, 1) && still(c, &t0, 0);
   if (!ok)
     fprintf(stderr, "  got %s %s=%s (%s), want %s %s=%s\n", op_status_name(st), e.field,
             e.value, e.message, op_status_name(kind), field ? field : "*", value ? value : "*");
-  op_bytes_free(&m0), op_bytes_free(&m1), op_bytes_free(&t0), op_bytes_free(&t1);
+  op_bytes_free(&m0), op_bytes_free(&t0);
   return ok;
 }
 
@@ -397,14 +388,14 @@ OPT_TEST(fingerprint_mismatch, "SNAP-019") {
   L2.m.verts[3 * mid + 1] = (L2.m.verts[3 * mid + 1] + lo) / 2 + (hi - lo) / 8;
   op_settings s2 = s;
   s2.min_region_area = s.min_region_area + 5; /* other settings, same mesh parameters */
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L2.soup), *d = cache(&s2, &L.soup);
+  op_tilecache *a = fx_cache(&s, &L.soup), *b = fx_cache(&s, &L2.soup), *d = fx_cache(&s2, &L.soup);
   if (!a || !b || !d) return;
   OPT_CHECK(op_tilecache_fingerprint(a) != op_tilecache_fingerprint(b));
   OPT_CHECK(op_tilecache_fingerprint(a) != op_tilecache_fingerprint(d));
   busy(a, &L, 0);
   busy(b, &L2, 1);
   busy(d, &L, 1);
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   char hex[24];
   snprintf(hex, sizeof hex, "%016llx", (unsigned long long)op_tilecache_fingerprint(a));
   OPT_CHECK(strlen(hex) == 16);
@@ -425,20 +416,20 @@ OPT_TEST(mesh_only_load, "SNAP-020") {
   level L;
   op_settings s = settings(16);
   OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup);
+  op_tilecache *a = fx_cache(&s, &L.soup);
   op_pipeline_result r;
   op_error e;
   OPT_CHECK(op_pipeline_build_soup(&s, &L.soup, NULL, &r, &e) == OP_OK);
   if (!a || !r.mesh) return;
   busy(a, &L, 0);
-  op_bytes sa = tsave(a), ms = {NULL, 0}, before = {NULL, 0}, after = {NULL, 0};
+  op_bytes sa = fx_cache_snapshot(a), ms = {NULL, 0}, before = {NULL, 0}, after = {NULL, 0};
   OPT_CHECK(op_mesh_save(r.mesh, &before, &e) == OP_OK);
   char tag[16];
   snprintf(tag, sizeof tag, "%u", (unsigned)('T' | 'C' << 8 | 'A' << 16 | (uint32_t)'C' << 24));
   OPT_CHECK(op_mesh_snapshot_load(r.mesh, sa.data, sa.len, &e) == OP_E_FORMAT &&
             !strcmp(e.field, "sections[1].tag") && !strcmp(e.value, tag) &&
             !strcmp(tag, "1128350548"));
-  OPT_CHECK(op_mesh_save(r.mesh, &after, &e) == OP_OK && same(&before, &after));
+  OPT_CHECK(op_mesh_save(r.mesh, &after, &e) == OP_OK && fx_same(&before, &after));
   /* a plain mesh snapshot (of the cache's own mesh) given to the cache */
   OPT_CHECK(op_mesh_snapshot_save(op_tilecache_mesh(a), &ms, &e) == OP_OK);
   OPT_CHECK(fails_unchanged(a, ms.data, ms.len, OP_E_FORMAT, "nsections", "1"));
@@ -452,14 +443,12 @@ OPT_TEST(mesh_only_load, "SNAP-020") {
 ** value), even of its own valid snapshot, and changes nothing; saving works; the flag
 ** survives the cache's own restores. */
 OPT_TEST(cache_mesh_refuses_restore, "SNAP-023") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 1, 1) == 0);
+  op_tilecache *a = f.a;
   if (!a) return;
-  busy(a, &L, 0);
   op_error e;
-  op_bytes ms = {NULL, 0}, sa = tsave(a);
+  op_bytes ms = {NULL, 0}, sa = fx_cache_snapshot(a);
   OPT_CHECK(op_mesh_snapshot_save(op_tilecache_mesh(a), &ms, &e) == OP_OK && ms.len > 96);
   for (int round = 0; round < 2; round++) {
     op_bytes m0 = msave(a), m1;
@@ -468,13 +457,12 @@ OPT_TEST(cache_mesh_refuses_restore, "SNAP-023") {
     OPT_CHECK(op_mesh_snapshot_load(op_tilecache_mesh(a), NULL, 0, &e) == OP_E_ARGUMENT &&
               !strcmp(e.field, "mesh"));
     m1 = msave(a);
-    OPT_CHECK(same(&m0, &m1));
+    OPT_CHECK(fx_same(&m0, &m1));
     op_bytes_free(&m0), op_bytes_free(&m1);
     OPT_CHECK(op_tilecache_snapshot_load(a, sa.data, sa.len, &e) == OP_OK); /* then again */
   }
   op_bytes_free(&ms), op_bytes_free(&sa);
-  op_tilecache_free(a);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* ------------------------------------------------------------ named errors (SNAP-019) */
@@ -490,13 +478,11 @@ static void set32(uint8_t *p, uint32_t v) { put_le(p, v, 4); }
 
 /* SNAP-019 2 to 6: each rule names its field and value, and changes nothing. */
 OPT_TEST(named_errors, "SNAP-019") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 2, 1) == 0);
+  op_tilecache *a = f.a, *b = f.b;
   if (!a || !b) return;
-  busy(a, &L, 0);
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   uint8_t *c = malloc(sa.len);
   size_t t = tcac_at(&sa), ob = t + 20, vo = ob + 48 + 56 + 64, qu = vo + 4 + 92 + 76;
   OPT_CHECK(opm_rd_u32(sa.data + qu) == a->nqueue && a->nqueue >= 1);
@@ -553,21 +539,18 @@ OPT_TEST(named_errors, "SNAP-019") {
   free(longer);
 #undef CASE
   op_bytes_free(&sa);
-  op_tilecache_free(a);
-  op_tilecache_free(b);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* SNAP-019 6: a tile record that lies on no unit of the cache (a layer at or above the
 ** tile's layer count) fails after the TCAC payload, naming the record. The cache is
 ** changed by hand to have fewer layers on a tile its mesh holds a layer of. */
 OPT_TEST(tile_on_no_unit, "SNAP-019") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 1, 0) == 0);
+  op_tilecache *a = f.a;
   if (!a) return;
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   /* the first tile record: slot, generation, x, z, layer */
   const uint8_t *rec = sa.data + 72 + 16 + 4 + 8 * (size_t)opm_rd_u32(sa.data + 88) + 4;
   int32_t x = (int32_t)opm_rd_u32(rec + 8), z = (int32_t)opm_rd_u32(rec + 12);
@@ -582,8 +565,7 @@ OPT_TEST(tile_on_no_unit, "SNAP-019") {
   OPT_CHECK(fails_unchanged(a, sa.data, sa.len, OP_E_FORMAT, "tiles[0].x", v));
   a->tiles[k].k.nunits = keep;
   op_bytes_free(&sa);
-  op_tilecache_free(a);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* ------------------------------------------------------------ the C arguments, id limits */
@@ -632,8 +614,8 @@ OPT_TEST(fingerprint_negative_zero_origin, "RT-131") {
   if (a && b && d) {
     OPT_CHECK(op_tilecache_fingerprint(a) == op_tilecache_fingerprint(b));
     OPT_CHECK(op_tilecache_fingerprint(a) != op_tilecache_fingerprint(d));
-    op_bytes sa = tsave(a), sb = tsave(b);
-    OPT_CHECK(sa.len > 0 && same(&sa, &sb)); /* MESH-002 writes +0.0 too */
+    op_bytes sa = fx_cache_snapshot(a), sb = fx_cache_snapshot(b);
+    OPT_CHECK(sa.len > 0 && fx_same(&sa, &sb)); /* MESH-002 writes +0.0 too */
     op_error e;
     OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
     op_bytes_free(&sa), op_bytes_free(&sb);
@@ -654,18 +636,14 @@ static int is_err(op_status st, const op_error *e, op_status kind, const char *f
 /* RT-002 (review E11, W2): the C NULL arguments, their order and value texts; the functions
 ** without op_error on a NULL cache; op_tilecache_queued out of range writes nothing. */
 OPT_TEST(null_arguments, "RT-002") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 1, 0) == 0);
+  op_tilecache *a = f.a;
   if (!a) return;
   op_error e;
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
   double m[3];
-  centre(&L, m);
-  o.shape = OP_OBSTACLE_CYLINDER, o.radius = 1, o.height = 40;
-  o.center[0] = m[0], o.center[1] = m[1] - 1, o.center[2] = m[2];
+  centre(&f.L, m);
+  op_obstacle o = fx_cylinder(m[0], m[1] - 1, m[2], 1, 40);
   op_convex_volume v;
   memset(&v, 0, sizeof v);
   v.npoints = 3;
@@ -711,18 +689,16 @@ OPT_TEST(null_arguments, "RT-002") {
   op_tilecache_set_repair(NULL, 1);
   op_tilecache_free(NULL);
   op_bytes_free(&b);
-  op_tilecache_free(a);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* RT-023, RT-024 (review E3, E5): C's unknown shape is argument obstacle.shape with its
 ** decimal value; a -0.0 radius, half.x or half.z is checked as given (value -0); a -0.0 in
 ** a field that passes is stored as +0.0 (the snapshot equals that of the +0.0 obstacle). */
 OPT_TEST(obstacle_values, "RT-024") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 2, 0) == 0);
+  op_tilecache *a = f.a, *b = f.b;
   if (!a || !b) return;
   op_error e;
   uint32_t id;
@@ -740,12 +716,10 @@ OPT_TEST(obstacle_values, "RT-024") {
   OPT_CHECK(op_tilecache_add_obstacle(a, &o, &id, &e) == OP_OK && id == 1);
   o.half[1] = 0.0, o.yaw = 0.0, o.center[1] = 0.0;
   OPT_CHECK(op_tilecache_add_obstacle(b, &o, &id, &e) == OP_OK && id == 1);
-  op_bytes sa = tsave(a), sb = tsave(b);
-  OPT_CHECK(same(&sa, &sb));
+  op_bytes sa = fx_cache_snapshot(a), sb = fx_cache_snapshot(b);
+  OPT_CHECK(fx_same(&sa, &sb));
   op_bytes_free(&sa), op_bytes_free(&sb);
-  op_tilecache_free(a);
-  op_tilecache_free(b);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* SNAP-019, SNAP-022 (found by fuzz/history, input snapshot-half-z): every obstacle that
@@ -753,51 +727,41 @@ OPT_TEST(obstacle_values, "RT-024") {
 ** size itself may exceed 2^21) restores from the cache's own snapshot. The restore once
 ** re-validated with a stricter rule and refused its own snapshot. */
 OPT_TEST(restore_accepts_what_add_accepts, "SNAP-022") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 2, 0) == 0);
+  op_tilecache *a = f.a, *b = f.b;
   if (!a || !b) return;
   op_error e;
   uint32_t id;
-  op_obstacle o;
-  memset(&o, 0, sizeof o); /* an oriented box thin on x, half.z above 2^21, turned ~90 deg */
-  o.shape = OP_OBSTACLE_ORIENTED_BOX, o.center[0] = 4, o.center[1] = 1.5, o.center[2] = 13;
-  o.half[0] = 0.609375, o.half[1] = 3, o.half[2] = 2097152.5, o.yaw = 1e6;
+  /* an oriented box thin on x, half.z above 2^21, turned ~90 deg */
+  op_obstacle o = fx_obox(4, 1.5, 13, 0.609375, 3, 2097152.5, 1e6);
   op_status st = op_tilecache_add_obstacle(a, &o, &id, &e);
-  memset(&o, 0, sizeof o); /* a cylinder taller than 2^21 standing at -2^21 */
-  o.shape = OP_OBSTACLE_CYLINDER, o.center[0] = 3, o.center[1] = -2097152.0, o.center[2] = 3;
-  o.radius = 1, o.height = 2097152.0 + 2;
+  o = fx_cylinder(3, -2097152.0, 3, 1, 2097152.0 + 2); /* taller than 2^21, standing at -2^21 */
   OPT_CHECK(op_tilecache_add_obstacle(a, &o, &id, &e) == OP_OK);
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
-  op_bytes sb = tsave(b);
-  OPT_CHECK(same(&sa, &sb));
+  op_bytes sb = fx_cache_snapshot(b);
+  OPT_CHECK(fx_same(&sa, &sb));
   OPT_CHECK(b->nobst == (st == OP_OK ? 2u : 1u));
   op_bytes_free(&sa), op_bytes_free(&sb);
-  op_tilecache_free(a);
-  op_tilecache_free(b);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* RT-026, RT-040, RT-130, SNAP-020 (review: the id limits are reachable): a snapshot whose
 ** next ids are 4294967294 restores; the adds hand out 4294967294 and then fail with limit
 ** obstacle_id (volume_id), value 4294967295, changing nothing. */
 OPT_TEST(id_limits_after_restore, "RT-026") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 1, 0) == 0);
+  op_tilecache *a = f.a;
   if (!a) return;
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   size_t t = tcac_at(&sa);
   put_le(sa.data + t + 8, 4294967294u, 4);
   put_le(sa.data + t + 12, 4294967294u, 4);
   op_error e;
   OPT_CHECK(op_tilecache_snapshot_load(a, sa.data, sa.len, &e) == OP_OK);
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_CYLINDER, o.center[0] = 3, o.center[2] = 3, o.radius = 1, o.height = 1;
+  op_obstacle o = fx_cylinder(3, 0, 3, 1, 1);
   op_convex_volume v;
   memset(&v, 0, sizeof v);
   v.npoints = 3;
@@ -805,14 +769,14 @@ OPT_TEST(id_limits_after_restore, "RT-026") {
   uint32_t id = 0;
   OPT_CHECK(op_tilecache_add_obstacle(a, &o, &id, &e) == OP_OK && id == 4294967294u);
   OPT_CHECK(op_tilecache_add_volume(a, &v, &id, &e) == OP_OK && id == 4294967294u);
-  op_bytes t0 = tsave(a);
+  op_bytes t0 = fx_cache_snapshot(a);
   OPT_CHECK(is_err(op_tilecache_add_obstacle(a, &o, &id, &e), &e, OP_E_LIMIT, "obstacle_id", "4294967295"));
   OPT_CHECK(is_err(op_tilecache_add_volume(a, &v, &id, &e), &e, OP_E_LIMIT, "volume_id", "4294967295"));
   /* RT-026: RT-023's checks come first */
   o.radius = 0;
   OPT_CHECK(is_err(op_tilecache_add_obstacle(a, &o, &id, &e), &e, OP_E_RANGE, "obstacle.radius", "0"));
-  op_bytes t1 = tsave(a);
-  OPT_CHECK(same(&t0, &t1));
+  op_bytes t1 = fx_cache_snapshot(a);
+  OPT_CHECK(fx_same(&t0, &t1));
   /* RT-130: a removed id is unknown; a restore of the first snapshot lowers the next ids */
   OPT_CHECK(op_tilecache_remove_obstacle(a, 4294967294u, &e) == OP_OK);
   OPT_CHECK(is_err(op_tilecache_remove_obstacle(a, 4294967294u, &e), &e, OP_E_ARGUMENT, "id", "4294967294"));
@@ -822,21 +786,18 @@ OPT_TEST(id_limits_after_restore, "RT-026") {
   o.radius = 1;
   OPT_CHECK(op_tilecache_add_obstacle(a, &o, &id, &e) == OP_OK && id == 1);
   op_bytes_free(&sa), op_bytes_free(&t0), op_bytes_free(&t1);
-  op_tilecache_free(a);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* SNAP-019 (review E8): the checks run in byte order, so a bad SLOT payload is reported
 ** even when the second section's tag is wrong too; (review E7) a range failure carries the
 ** field's value as read. */
 OPT_TEST(byte_order_and_values, "SNAP-019") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 5, 12) == 0);
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 5, 12, 2, 1) == 0);
+  op_tilecache *a = f.a, *b = f.b;
   if (!a || !b) return;
-  busy(a, &L, 0);
-  op_bytes sa = tsave(a);
+  op_bytes sa = fx_cache_snapshot(a);
   uint8_t *c = malloc(sa.len);
   size_t t = tcac_at(&sa), ob = t + 20;
   memcpy(c, sa.data, sa.len);
@@ -856,57 +817,42 @@ OPT_TEST(byte_order_and_values, "SNAP-019") {
   OPT_CHECK(fails_unchanged(b, c, sa.len, OP_E_FORMAT, "obstacles[0].shape", "7"));
   free(c);
   op_bytes_free(&sa);
-  op_tilecache_free(a);
-  op_tilecache_free(b);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* ------------------------------------------------------------ robustness */
 
 /* SNAP-003, SNAP-021: every truncation fails with a format error and changes nothing. */
 OPT_TEST(truncation, "SNAP-021") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 7, 6) == 0);
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
-  if (!a || !b) return;
-  busy(a, &L, 0);
-  busy(b, &L, 1);
-  op_bytes sa = tsave(a), m0 = msave(b), t0 = tsave(b);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 7, 6, 2, 2) == 0);
+  op_tilecache *b = f.b;
+  if (!f.a || !b) return;
+  op_bytes sa = fx_cache_snapshot(f.a), m0 = msave(b), t0 = fx_cache_snapshot(b);
   int bad = 0;
   for (size_t n = 0; n < sa.len; n++) {
     op_error e;
     op_status st = op_tilecache_snapshot_load(b, sa.data, n, &e);
     if (st != OP_E_FORMAT) bad++;
-    if (n % 7 == 0 || n + 200 > sa.len) { /* the mesh's bytes: every 7th length and the tail */
-      op_bytes m1 = msave(b);
-      bad += !same(&m0, &m1);
-      op_bytes_free(&m1);
-    }
-    op_bytes t1 = tsave(b);
-    bad += !same(&t0, &t1);
-    op_bytes_free(&t1);
+    if (n % 7 == 0 || n + 200 > sa.len) /* the mesh's bytes: every 7th length and the tail */
+      bad += !still(b, &m0, 1);
+    bad += !still(b, &t0, 0);
   }
   fprintf(stderr, "truncation: %zu lengths\n", sa.len);
   OPT_CHECK(bad == 0);
   op_bytes_free(&sa), op_bytes_free(&m0), op_bytes_free(&t0);
-  op_tilecache_free(a);
-  op_tilecache_free(b);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* SNAP-021, SNAP-022: every single-byte corruption (three patterns per byte) either loads a
 ** state whose snapshot is exactly the corrupted bytes, or fails with a format error and
 ** changes nothing. */
 OPT_TEST(corruption, "SNAP-022") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 7, 6) == 0);
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
-  if (!a || !b) return;
-  busy(a, &L, 0);
-  busy(b, &L, 1);
-  op_bytes sa = tsave(a), m0 = msave(b), t0 = tsave(b);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 7, 6, 2, 2) == 0);
+  op_tilecache *b = f.b;
+  if (!f.a || !b) return;
+  op_bytes sa = fx_cache_snapshot(f.a), m0 = msave(b), t0 = fx_cache_snapshot(b);
   static const uint8_t pats[3] = {0x01, 0x80, 0xFF};
   int bad = 0, loaded = 0, failed = 0;
   uint8_t *c = malloc(sa.len);
@@ -918,28 +864,22 @@ OPT_TEST(corruption, "SNAP-022") {
       op_status st = op_tilecache_snapshot_load(b, c, sa.len, &e);
       if (st == OP_OK) {
         loaded++;
-        op_bytes re = tsave(b);
+        op_bytes re = fx_cache_snapshot(b);
         bad += re.len != sa.len || memcmp(re.data, c, sa.len) != 0;
         op_bytes_free(&re);
         bad += op_tilecache_snapshot_load(b, t0.data, t0.len, &e) != OP_OK; /* back */
-        op_bytes m1 = msave(b);
-        bad += !same(&m0, &m1);
-        op_bytes_free(&m1);
+        bad += !still(b, &m0, 1);
       } else {
         failed++;
         bad += st != OP_E_FORMAT;
-        op_bytes t1 = tsave(b);
-        bad += !same(&t0, &t1);
-        op_bytes_free(&t1);
+        bad += !still(b, &t0, 0);
       }
     }
   fprintf(stderr, "corruption: %zu bytes, %d loaded, %d failed\n", sa.len, loaded, failed);
   OPT_CHECK(c != NULL && bad == 0 && failed > 0 && loaded > 0);
   free(c);
   op_bytes_free(&sa), op_bytes_free(&m0), op_bytes_free(&t0);
-  op_tilecache_free(a);
-  op_tilecache_free(b);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* ------------------------------------------------------------ artifact parts */
@@ -963,13 +903,11 @@ static void part_cb(void *ud, const char *name, size_t off, size_t len) {
 ** then "section TCAC", "ids", "nobstacles", one part per obstacle record named by its id,
 ** "nvolumes", one per volume record, "queue"; they tile the bytes exactly. */
 OPT_TEST(artifact_parts, "SNAP-016") {
-  level L;
-  op_settings s = settings(16);
-  OPT_CHECK(gen(&L, "terrain", 7, 6) == 0);
-  op_tilecache *a = cache(&s, &L.soup);
+  fix f;
+  OPT_CHECK(fix_make(&f, "terrain", 7, 6, 1, 1) == 0);
+  op_tilecache *a = f.a;
   if (!a) return;
-  busy(a, &L, 0);
-  op_bytes sa = tsave(a), ms = {NULL, 0};
+  op_bytes sa = fx_cache_snapshot(a), ms = {NULL, 0};
   op_error e;
   OPT_CHECK(op_mesh_snapshot_save(op_tilecache_mesh(a), &ms, &e) == OP_OK);
   parts p, q;
@@ -1010,8 +948,7 @@ OPT_TEST(artifact_parts, "SNAP-016") {
   OPT_CHECK(c != NULL && oob == 0);
   free(c);
   op_bytes_free(&sa), op_bytes_free(&ms);
-  op_tilecache_free(a);
-  op_trimesh_free(&L.m);
+  fix_free(&f);
 }
 
 /* ------------------------------------------------------------ figures */
@@ -1029,25 +966,25 @@ OPT_TEST(city_figures, "RT-133") {
   level L;
   op_settings s = settings(64);
   OPT_CHECK(gen(&L, "city", 1, 4) == 0);
-  op_tilecache *a = cache(&s, &L.soup), *b = cache(&s, &L.soup);
+  op_tilecache *a = fx_cache(&s, &L.soup), *b = fx_cache(&s, &L.soup);
   if (!a || !b) return;
-  op_bytes s0 = tsave(a);
+  op_bytes s0 = fx_cache_snapshot(a);
   busy(a, &L, 0);
   op_error e;
   OPT_CHECK(op_tilecache_update_all(a, NULL, &e) == OP_OK);
   busy(a, &L, 1);
-  op_bytes sa = tsave(a), ms = {NULL, 0};
+  op_bytes sa = fx_cache_snapshot(a), ms = {NULL, 0};
   OPT_CHECK(op_mesh_snapshot_save(op_tilecache_mesh(a), &ms, &e) == OP_OK);
   int reps = 20;
   double t0 = now();
   for (int i = 0; i < reps; i++)
     OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
   double dt = (now() - t0) / reps;
-  op_bytes sb = tsave(b);
-  OPT_CHECK(same(&sa, &sb));
+  op_bytes sb = fx_cache_snapshot(b);
+  OPT_CHECK(fx_same(&sa, &sb));
   t0 = now();
   for (int i = 0; i < reps; i++) {
-    op_bytes x = tsave(a);
+    op_bytes x = fx_cache_snapshot(a);
     op_bytes_free(&x);
   }
   double ds = (now() - t0) / reps;

@@ -10,26 +10,17 @@
 */
 #include <stdlib.h>
 
+#include "fixtures3d.h"
 #include "internal.h"
 #include "onepath_pipeline.h"
 #include "optest.h"
 
-static op_settings humanoid_layers(void) {
-  op_settings s;
-  op_settings_preset("Humanoid", &s, NULL);
-  s.detail_sample_distance = 0; /* no sampling: the layer-first path (RT-080) */
-  s.partition = OP_PARTITION_LAYERS;
-  return s;
-}
-
 static op_tilecache *cached_city(op_trimesh *m) {
   memset(m, 0, sizeof *m);
   if (op_level_generate("city", 5, 2, NULL, m, NULL) != OP_OK) return NULL;
-  op_settings s = humanoid_layers();
+  op_settings s = fx_humanoid(OP_PARTITION_LAYERS); /* layer first (RT-080) */
   op_soup soup = op_trimesh_soup(m);
-  op_tilecache *c = NULL;
-  if (op_pipeline_build_soup_cached(&s, &soup, NULL, NULL, &c, NULL) != OP_OK) return NULL;
-  return c;
+  return fx_cache(&s, &soup);
 }
 
 static uint64_t rnd(uint64_t *s) { /* splitmix64 */
@@ -41,12 +32,7 @@ static uint64_t rnd(uint64_t *s) { /* splitmix64 */
 static double rndu(uint64_t *s) { return (double)(rnd(s) >> 11) * 0x1p-53; }
 
 static op_obstacle cylinder(double x, double z, double r) {
-  op_obstacle o;
-  memset(&o, 0, sizeof o);
-  o.shape = OP_OBSTACLE_CYLINDER;
-  o.center[0] = x, o.center[1] = -2, o.center[2] = z;
-  o.radius = r, o.height = 6;
-  return o;
+  return fx_cylinder(x, -2, z, r, 6);
 }
 
 static uint64_t reasons(const op_tilecache_stats *st) {
@@ -107,12 +93,7 @@ OPT_TEST(stats_reason_not_removal, "RT-101") {
   op_tilecache *c = cached_city(&m);
   OPT_CHECK(c != NULL);
   if (c) {
-    op_convex_volume v;
-    memset(&v, 0, sizeof v);
-    v.npoints = 4;
-    double p[4][2] = {{1, 1}, {55, 1}, {55, 55}, {1, 55}}; /* the whole level */
-    memcpy(v.points, p, sizeof p);
-    v.ymin = -1, v.ymax = 200, v.area = 5;
+    op_convex_volume v = fx_quad(1, 1, 55, 55, -1, 200, 5); /* the whole level */
     op_tilecache_stats_reset(c);
     OPT_CHECK(op_tilecache_add_volume(c, &v, NULL, NULL) == OP_OK);
     OPT_CHECK(op_tilecache_update_all(c, NULL, NULL) == OP_OK);
