@@ -552,6 +552,7 @@ op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32
     }
     uint32_t ntri = 0;
     if (!triangulate(&w, &map, tri, &ntri)) untri++;
+    if (ntri == 0) continue; /* nothing to merge (and pl.v may still be NULL) */
     if (!plist_reserve(&pl, pl.n + ntri)) goto nomem;
     uint16_t *base = pl.v + (size_t)pl.n * nvp;
     for (uint32_t i = 0; i < ntri; i++) {

@@ -78,6 +78,7 @@ local function scan(path)
     local hex = (stream:gsub(".", function(c) return string.format("%02x", c:byte()) end))
     emit("protocol_request", hex)
     if stream:find('"op":"mesh%.') then emit("mesh_ops", hex) end
+    if stream:find('"op":"tilecache%.') then emit("tilecache_history", hex) end
   end
 end
 

@@ -20,7 +20,10 @@
 #   FUZZ_MAX_CRASHES=N    restarts after a crash per harness (default 3)
 #   FUZZ_STATUS=line|log  live status as one rewritten line (default on a terminal) or a log
 #                         line every 10 s
-#   FUZZ_ARGS="..."       extra libFuzzer flags (e.g. -max_len=4096)
+#   FUZZ_ARGS="..."       extra libFuzzer flags (e.g. -max_len=4096; "-fork=1 -ignore_crashes=1"
+#                         keeps fuzzing after a crash, for a harness with a known bug)
+#   FUZZ_LIB_NOTC=0       link every harness against the one library (no second archive
+#                         without comparison tracing for OP_FUZZ_LIB_NO_TRACE_CMP harnesses)
 # Exit status: 0 when no harness crashed, 1 when one did, 2 on a build or usage error.
 # The per-harness summary (execs, execs/s, corpus, crashes) is also written to
 # $FUZZ_OUT/summary.tsv.
@@ -38,11 +41,15 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cd "$top"
 names=("$@")
+# Harnesses: fuzz/fuzz_<name>.c, and fuzz/history/fuzz_<name>.c (the obstacle-history harness).
+src_of() { local s; for s in "fuzz/fuzz_$1.c" "fuzz/history/fuzz_$1.c"; do [ -f "$s" ] && { echo "$s"; return 0; }; done; return 1; }
 if [ ${#names[@]} -eq 0 ]; then
-  for f in fuzz/fuzz_*.c; do n=$(basename "$f" .c); names+=("${n#fuzz_}"); done
+  for f in fuzz/fuzz_*.c fuzz/history/fuzz_*.c; do
+    [ -f "$f" ] || continue; n=$(basename "$f" .c); names+=("${n#fuzz_}")
+  done
 fi
 for n in "${names[@]}"; do
-  [ -f "fuzz/fuzz_$n.c" ] || { echo "fuzz.sh: no harness fuzz/fuzz_$n.c" >&2; exit 2; }
+  src_of "$n" > /dev/null || { echo "fuzz.sh: no harness fuzz/fuzz_$n.c" >&2; exit 2; }
 done
 
 xxcflags=$(pkg-config --cflags libxxhash 2>/dev/null || true)
@@ -76,8 +83,29 @@ case $engine in
   *) echo "unknown FUZZ_ENGINE $engine" >&2; exit 2 ;;
 esac
 lib=$out/libonepath-$engine.a
-echo "fuzz.sh: building the library for $engine in $out"
-build_lib "$cc" "$inst_lib" "$lib" || { echo "fuzz.sh: library build failed" >&2; exit 2; }
+need_lib=0; need_notc=0
+for n in "${names[@]}"; do
+  if [ "$engine" = libfuzzer ] && [ "${FUZZ_LIB_NOTC:-1}" = 1 ] && grep -q OP_FUZZ_LIB_NO_TRACE_CMP "$(src_of "$n")"; then
+    need_notc=1
+  else
+    need_lib=1
+  fi
+done
+if [ "$need_lib" = 1 ]; then
+  echo "fuzz.sh: building the library for $engine in $out"
+  build_lib "$cc" "$inst_lib" "$lib" || { echo "fuzz.sh: library build failed" >&2; exit 2; }
+fi
+# A harness whose source names OP_FUZZ_LIB_NO_TRACE_CMP (the obstacle-history harness: whole
+# navmesh builds per input, where libFuzzer's comparison tracing of the library's numeric
+# loops costs two thirds of the time and its inputs are small decision bytes, not magic
+# values) links a second archive built without -fsanitize-coverage=trace-cmp (edge coverage
+# kept), built only when such a harness runs.
+lib_notc=$out/libonepath-$engine-notc.a
+if [ "$need_notc" = 1 ]; then
+  echo "fuzz.sh: building the library without comparison tracing"
+  build_lib "$cc" "$inst_lib -fno-sanitize-coverage=trace-cmp" "$lib_notc" \
+    || { echo "fuzz.sh: library build failed" >&2; exit 2; }
+fi
 
 any_crash=0
 printf 'name\tseconds\texecs\texecs_per_s\tcorpus\tcov\tcrashes\n' > "$out/summary.tsv"
@@ -92,11 +120,14 @@ status_reader() { # $1 name, $2 secs, $3 start epoch, $4 state file, $5 log file
   [ -f "$state" ] && read -r execs eps corp cov < "$state"
   while IFS= read -r line; do
     printf '%s\n' "$line" >> "$log"
-    if [[ $line =~ ^#([0-9]+)[[:space:]] ]]; then
+    # (-fork=N mode, e.g. FUZZ_ARGS="-fork=1 -ignore_crashes=1", prints "#4096: cov: 312 ...
+    # corp: 45 exec/s 2048 ...": both forms are read)
+    if [[ $line =~ ^#([0-9]+):?[[:space:]] ]]; then
       execs=${BASH_REMATCH[1]}
       [[ $line =~ cov:\ ([0-9]+) ]] && cov=${BASH_REMATCH[1]}
-      [[ $line =~ corp:\ ([0-9]+)/ ]] && corp=${BASH_REMATCH[1]}
-      [[ $line =~ exec/s:\ ([0-9]+) ]] && eps=${BASH_REMATCH[1]}
+      [[ $line =~ corp:\ ([0-9]+) ]] && corp=${BASH_REMATCH[1]}
+      [[ $line =~ exec/s:?\ ([0-9]+) ]] && eps=${BASH_REMATCH[1]}
+      [[ $line =~ oom/timeout/crash:\ [0-9]+/[0-9]+/([0-9]+) ]] && crashes=$((${6:-0} + BASH_REMATCH[1]))
     elif [[ $line =~ ^stat::number_of_executed_units:\ ([0-9]+) ]]; then
       execs=${BASH_REMATCH[1]}
     elif [[ $line =~ ^stat::average_exec_per_sec:\ ([0-9]+) ]]; then
@@ -119,7 +150,9 @@ status_reader() { # $1 name, $2 secs, $3 start epoch, $4 state file, $5 log file
 
 for n in "${names[@]}"; do
   exe=$out/$n-$engine
-  if ! $cc $cflags $inst_exe "fuzz/fuzz_$n.c" "$lib" -o "$exe" $libs \
+  src=$(src_of "$n")
+  hlib=$lib; [ "$need_notc" = 1 ] && grep -q OP_FUZZ_LIB_NO_TRACE_CMP "$src" && hlib=$lib_notc
+  if ! $cc $cflags $inst_exe "$src" "$hlib" -o "$exe" $libs \
        $([ "$engine" = afl ] && echo /usr/lib/afl/libAFLDriver.a); then
     echo "fuzz.sh: building $n failed" >&2; exit 2
   fi
@@ -170,7 +203,7 @@ for n in "${names[@]}"; do
   any_crash=1
   [ "$minimize" = 1 ] || { echo "  crashes left in $crashes/"; continue; }
   dest=$crash_dir/$n; mkdir -p "$dest"
-  structured=0; grep -q OP_FUZZ_TRACE "fuzz/fuzz_$n.c" && structured=1
+  structured=0; grep -q OP_FUZZ_TRACE "$src" && structured=1
   for c in "$crashes"/*; do
     [ -f "$c" ] || continue
     min=$out/min-$(basename "$c")

@@ -1,5 +1,6 @@
 #!/bin/bash -eu
-# OSS-Fuzz build script: builds every fuzz/fuzz_<name>.c as $OUT/<name> with the engine and
+# OSS-Fuzz build script: builds every fuzz/fuzz_<name>.c (and fuzz/history/fuzz_<name>.c,
+# the obstacle-history harness) as $OUT/<name> with the engine and
 # sanitizer flags OSS-Fuzz gives ($CC, $CFLAGS, $LIB_FUZZING_ENGINE), and puts beside each
 # fuzzer its seed corpus ($OUT/<name>_seed_corpus.zip from fuzz/corpus/<name>/ and
 # fuzz/regressions/<name>/) and dictionary ($OUT/<name>.dict from fuzz/dict/<name>.dict).
@@ -23,7 +24,8 @@ for s in ref/*.c port/*.c; do
 done
 rm -f "$work/libonepath.a"
 ar rcs "$work/libonepath.a" "${objs[@]}"
-for h in fuzz/fuzz_*.c; do
+for h in fuzz/fuzz_*.c fuzz/history/fuzz_*.c; do
+  [ -f "$h" ] || continue
   name=$(basename "$h" .c); name=${name#fuzz_}
   $CC $CFLAGS $flags -c "$h" -o "$work/fuzz_$name.o"
   $CC $CFLAGS "$work/fuzz_$name.o" "$work/libonepath.a" $LIB_FUZZING_ENGINE -lm -o "$OUT/$name"
