@@ -453,20 +453,27 @@ local function line_of(starts, pos)
   return lo
 end
 
--- Finds every `clauses = { ... }` list of a scenario file: a list of {start, end}.
+-- Finds every clause list of a scenario file or of a scenario library: `clauses = { ... }`,
+-- `clauses = helper({ ... })` and `CLAUSES = { ... }` (a library's list that its scenarios
+-- pass on). A list of {start, end}.
+local LIST_OPENERS = { "%f[%w_]clauses%s*=%s*{", "%f[%w_]clauses%s*=%s*[%w_%.]+%(%s*{",
+                       "%f[%w_]CLAUSES%s*=%s*{" }
 local function scenario_lists(s)
-  local out, from = {}, 1
-  while true do
-    local a, b = s:find("%f[%w_]clauses%s*=%s*{", from)
-    if not a then break end
-    local depth, p = 1, b + 1
-    while p <= #s and depth > 0 do
-      local c = s:sub(p, p)
-      if c == "{" then depth = depth + 1 elseif c == "}" then depth = depth - 1 end
-      p = p + 1
+  local out = {}
+  for _, opener in ipairs(LIST_OPENERS) do
+    local from = 1
+    while true do
+      local a, b = s:find(opener, from)
+      if not a then break end
+      local depth, p = 1, b + 1
+      while p <= #s and depth > 0 do
+        local c = s:sub(p, p)
+        if c == "{" then depth = depth + 1 elseif c == "}" then depth = depth - 1 end
+        p = p + 1
+      end
+      out[#out + 1] = { b, p - 1 }
+      from = p
     end
-    out[#out + 1] = { b, p - 1 }
-    from = p
   end
   return out
 end
@@ -482,7 +489,8 @@ end
 --[[
 Every citation in the citing folders: {id, file, line, kind, name}. kind is
   code      a tag in ref/, port/ or conformance/runner/ C code
-  scenario  an entry of a scenario's `clauses` list (name: the scenario, e.g. format/x)
+  scenario  an entry of a scenario's `clauses` list (name: the scenario, e.g. format/x), or
+            of a scenario library's list (conformance/lib/x.lua, name lib/x)
   test      the clause string of an OPT_TEST(name, "...") in tests/test_*.c (name: file:test)
   fuzz      any mention under fuzz/
   mention   any other occurrence (comments in tests, docs, scripts, scenario comments)
@@ -502,10 +510,11 @@ function M.scan_citations(root)
       if not s:find("\0", 1, true) then
         local starts = line_index(s)
         local regions = {}
-        if rel:match("^conformance/scenarios/.*%.lua$") then
+        if rel:match("^conformance/scenarios/.*%.lua$") or rel:match("^conformance/lib/.*%.lua$") then
           for _, ab in ipairs(scenario_lists(s)) do
             regions[#regions + 1] = { a = ab[1], b = ab[2], kind = "scenario",
-              name = rel:gsub("^conformance/scenarios/", ""):gsub("%.lua$", "") }
+              name = rel:gsub("^conformance/scenarios/", ""):gsub("^conformance/", "")
+                        :gsub("%.lua$", "") }
           end
         end
         if rel:match("^tests/.*test_[^/]*%.c$") then
