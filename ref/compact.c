@@ -20,24 +20,52 @@ void op_chf_free(op_chf *chf) {
   free(chf);
 }
 
-/* SPAN-142, SPAN-143: the link of span i (column x, z) in direction dir. */
-static uint8_t find_link(const op_chf *chf, const op_chf_span *s, int32_t x, int32_t z,
-                         int dir) {
-  const int32_t w = chf->grid.width;
-  int32_t nx = x + op_dir_dx[dir], nz = z + op_dir_dz[dir];
-  if (nx < 0 || nz < 0 || nx >= w || nz >= chf->grid.depth) return OP_CHF_NOT_CONNECTED;
-  size_t nc = (size_t)nz * (size_t)w + (size_t)nx;
-  uint32_t first = chf->cell_index[nc];
-  for (uint32_t k = 0; k < chf->cell_count[nc]; k++) { /* lowest first (SPAN-143) */
-    const op_chf_span *ns = &chf->spans[first + k];
+/* SPAN-142, SPAN-143: the link of span s to the neighbour column whose spans are
+** col[0..n-1]: the lowest one that passes, or NOT_CONNECTED. */
+static uint8_t find_link(const op_chf_span *s, const op_chf_span *col, uint32_t n,
+                         int32_t walkable_height, int32_t climb) {
+  for (uint32_t k = 0; k < n; k++) { /* lowest first (SPAN-143) */
+    const op_chf_span *ns = &col[k];
     int32_t bot = s->y > ns->y ? s->y : ns->y;
     int32_t top1 = (int32_t)s->y + s->h, top2 = (int32_t)ns->y + ns->h;
     int32_t top = top1 < top2 ? top1 : top2;
     int32_t dy = (int32_t)ns->y - (int32_t)s->y;
     if (dy < 0) dy = -dy;
-    if (top - bot >= chf->walkable_height && dy <= chf->walkable_climb) return (uint8_t)k;
+    if (top - bot >= walkable_height && dy <= climb) return (uint8_t)k;
   }
   return OP_CHF_NOT_CONNECTED;
+}
+
+/* SPAN-142: links, per span, per direction (a neighbour column outside the grid has no
+** span). Read through locals: links are bytes, and a byte store may alias any field of
+** chf. */
+static void chf_links(op_chf *chf) {
+  op_chf_span *spans = chf->spans;
+  const uint32_t *cell_index = chf->cell_index;
+  const uint8_t *cell_count = chf->cell_count;
+  const int32_t w = chf->grid.width, d = chf->grid.depth;
+  const int32_t wh = chf->walkable_height, climb = chf->walkable_climb;
+  for (int32_t z = 0; z < d; z++)
+    for (int32_t x = 0; x < w; x++) {
+      size_t c = (size_t)z * (size_t)w + (size_t)x;
+      if (cell_count[c] == 0) continue;
+      const op_chf_span *col[4]; /* per direction (op_dir_dx, op_dir_dz): the column's spans */
+      uint32_t n[4] = {0, 0, 0, 0};
+      for (int dir = 0; dir < 4; dir++) {
+        int32_t nx = x + op_dir_dx[dir], nz = z + op_dir_dz[dir];
+        col[dir] = spans;
+        if (nx < 0 || nz < 0 || nx >= w || nz >= d) continue;
+        size_t nc = (size_t)nz * (size_t)w + (size_t)nx;
+        col[dir] = &spans[cell_index[nc]];
+        n[dir] = cell_count[nc];
+      }
+      for (uint32_t i = cell_index[c], e = i + cell_count[c]; i < e; i++) {
+        uint8_t link[4];
+        for (int dir = 0; dir < 4; dir++)
+          link[dir] = find_link(&spans[i], col[dir], n[dir], wh, climb);
+        memcpy(spans[i].link, link, sizeof link);
+      }
+    }
 }
 
 /* SPAN-130 .. SPAN-143 */
@@ -97,14 +125,7 @@ op_status op_chf_build(const op_hf *hf, int32_t walkable_height, int32_t climb,
         chf->cell_count[c]++;
       }
     }
-  /* SPAN-142: links, per span, per direction. */
-  for (int32_t z = 0; z < d; z++)
-    for (int32_t x = 0; x < w; x++) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++)
-        for (int dir = 0; dir < 4; dir++)
-          chf->spans[i].link[dir] = find_link(chf, &chf->spans[i], x, z, dir);
-    }
+  chf_links(chf); /* SPAN-142 */
   *out = chf;
   return OP_OK;
 }

@@ -11,23 +11,31 @@
 #include "spans_internal.h"
 #include "volumes.h"
 
-/* The span linked from span i (column x, z) in direction dir (link != 63). */
-static uint32_t nei_of(const op_chf *chf, int32_t x, int32_t z, uint32_t i, int dir) {
-  size_t nc = (size_t)(z + op_dir_dz[dir]) * (size_t)chf->grid.width +
-              (size_t)(x + op_dir_dx[dir]);
-  return chf->cell_index[nc] + chf->spans[i].link[dir];
+/* The arrays the erosion reads, copied out of the heightfield once: the distances are
+** bytes, and a byte store may alias anything, so reading through chf would reload every
+** field after each store. step[dir] is the column index of the neighbour in direction dir
+** minus the column's. */
+typedef struct erode_view {
+  const op_chf_span *spans;
+  const uint32_t *cell_index;
+  const uint8_t *cell_count;
+  int64_t step[4];
+} erode_view;
+
+/* The span linked from span i of column c in direction dir (link != 63). */
+static uint32_t nei_of(const erode_view *e, int64_t c, uint32_t i, int dir) {
+  return e->cell_index[c + e->step[dir]] + e->spans[i].link[dir];
 }
 
 /* SPAN-153: one pass step: through direction da to span a, and from a through db. */
-static void relax(const op_chf *chf, uint8_t *dist, int32_t x, int32_t z, uint32_t i,
-                  int da, int db) {
-  if (chf->spans[i].link[da] == OP_CHF_NOT_CONNECTED) return;
-  uint32_t a = nei_of(chf, x, z, i, da);
+static void relax(const erode_view *e, uint8_t *dist, int64_t c, uint32_t i, int da, int db) {
+  if (e->spans[i].link[da] == OP_CHF_NOT_CONNECTED) return;
+  uint32_t a = nei_of(e, c, i, da);
   int nd = dist[a] + 2;
   if (nd > 255) nd = 255;
   if (nd < dist[i]) dist[i] = (uint8_t)nd;
-  if (chf->spans[a].link[db] == OP_CHF_NOT_CONNECTED) return;
-  uint32_t b = nei_of(chf, x + op_dir_dx[da], z + op_dir_dz[da], a, db);
+  if (e->spans[a].link[db] == OP_CHF_NOT_CONNECTED) return;
+  uint32_t b = nei_of(e, c + e->step[da], a, db);
   nd = dist[b] + 3;
   if (nd > 255) nd = 255;
   if (nd < dist[i]) dist[i] = (uint8_t)nd;
@@ -37,40 +45,40 @@ static void relax(const op_chf *chf, uint8_t *dist, int32_t x, int32_t z, uint32
 op_status op_chf_erode(op_chf *chf, int32_t radius, op_error *err) {
   if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "the heightfield is missing");
   if (radius < 0) return op_fail_i(err, OP_E_RANGE, "radius", radius, "must be >= 0");
-  const int32_t w = chf->grid.width, d = chf->grid.depth;
+  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
   uint8_t *dist = malloc(chf->nspans ? chf->nspans : 1);
   if (!dist) return op_fail(err, OP_E_NOMEM, "chf", "", "out of memory for the distances");
+  erode_view e;
+  e.spans = chf->spans;
+  e.cell_index = chf->cell_index;
+  e.cell_count = chf->cell_count;
+  for (int dir = 0; dir < 4; dir++)
+    e.step[dir] = (int64_t)op_dir_dz[dir] * chf->grid.width + op_dir_dx[dir];
+  const uint8_t *areas = chf->areas;
   /* SPAN-151: boundary spans start at 0, every other span at 255. */
-  for (int32_t z = 0; z < d; z++)
-    for (int32_t x = 0; x < w; x++) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++) {
-        int nc = 0;
-        if (chf->areas[i] != OP_AREA_NULL)
-          for (int dir = 0; dir < 4; dir++)
-            if (chf->spans[i].link[dir] != OP_CHF_NOT_CONNECTED &&
-                chf->areas[nei_of(chf, x, z, i, dir)] != OP_AREA_NULL)
-              nc++;
-        dist[i] = nc == 4 ? 255 : 0;
-      }
+  for (int64_t c = 0; c < ncol; c++)
+    for (uint32_t i = e.cell_index[c], end = i + e.cell_count[c]; i < end; i++) {
+      int nc = 0;
+      if (areas[i] != OP_AREA_NULL)
+        for (int dir = 0; dir < 4; dir++)
+          if (e.spans[i].link[dir] != OP_CHF_NOT_CONNECTED &&
+              areas[nei_of(&e, c, i, dir)] != OP_AREA_NULL)
+            nc++;
+      dist[i] = nc == 4 ? 255 : 0;
     }
-  /* SPAN-152, SPAN-153: forward pass, rows then columns ascending. */
-  for (int32_t z = 0; z < d; z++)
-    for (int32_t x = 0; x < w; x++) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++) {
-        relax(chf, dist, x, z, i, 0, 3); /* (-1, 0), then (-1, -1) */
-        relax(chf, dist, x, z, i, 3, 2); /* (0, -1), then (1, -1) */
-      }
+  /* SPAN-152, SPAN-153: forward pass, rows then columns ascending (column index c =
+  ** z * width + x ascending). */
+  for (int64_t c = 0; c < ncol; c++)
+    for (uint32_t i = e.cell_index[c], end = i + e.cell_count[c]; i < end; i++) {
+      relax(&e, dist, c, i, 0, 3); /* (-1, 0), then (-1, -1) */
+      relax(&e, dist, c, i, 3, 2); /* (0, -1), then (1, -1) */
     }
-  /* SPAN-154: backward pass, rows then columns descending, spans ascending. */
-  for (int32_t z = d - 1; z >= 0; z--)
-    for (int32_t x = w - 1; x >= 0; x--) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c]; i < chf->cell_index[c] + chf->cell_count[c]; i++) {
-        relax(chf, dist, x, z, i, 2, 1); /* (1, 0), then (1, 1) */
-        relax(chf, dist, x, z, i, 1, 0); /* (0, 1), then (-1, 1) */
-      }
+  /* SPAN-154: backward pass, rows then columns descending (c descending), spans
+  ** ascending. */
+  for (int64_t c = ncol - 1; c >= 0; c--)
+    for (uint32_t i = e.cell_index[c], end = i + e.cell_count[c]; i < end; i++) {
+      relax(&e, dist, c, i, 2, 1); /* (1, 0), then (1, 1) */
+      relax(&e, dist, c, i, 1, 0); /* (0, 1), then (-1, 1) */
     }
   /* SPAN-155 */
   int thr = radius > 127 ? 255 : 2 * radius;

@@ -52,10 +52,11 @@ static op_chf *view_alloc(const op_chf *chf, uint32_t nv) {
   v->walkable_height = chf->walkable_height;
   v->walkable_climb = chf->walkable_climb;
   v->nspans = nv;
-  v->cell_index = calloc(ncol ? ncol : 1, sizeof *v->cell_index);
-  v->cell_count = calloc(ncol ? ncol : 1, sizeof *v->cell_count);
-  v->spans = calloc(nv ? nv : 1, sizeof *v->spans);
-  v->areas = calloc(nv ? nv : 1, sizeof *v->areas);
+  /* not zeroed: view_fill and view_links write every element */
+  v->cell_index = malloc((ncol ? ncol : 1) * sizeof *v->cell_index);
+  v->cell_count = malloc((ncol ? ncol : 1) * sizeof *v->cell_count);
+  v->spans = malloc((nv ? nv : 1) * sizeof *v->spans);
+  v->areas = malloc((nv ? nv : 1) * sizeof *v->areas);
   if (!v->cell_index || !v->cell_count || !v->spans || !v->areas) {
     op_chf_free(v);
     return NULL;
@@ -86,22 +87,23 @@ static void view_fill(const op_chf *chf, const uint16_t *layer, uint32_t L, op_c
 ** is dropped (NOT_CONNECTED). */
 static void view_links(const op_chf *chf, const uint16_t *layer, uint32_t L, op_chf *v,
                        const uint32_t *map, const uint32_t *vidx) {
-  const int32_t w = chf->grid.width;
-  for (int32_t z = 0; z < chf->grid.depth; z++)
-    for (int32_t x = 0; x < w; x++) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t k = v->cell_index[c], e = k + v->cell_count[c]; k < e; k++) {
-        const op_chf_span *s = &chf->spans[map[k]];
-        for (int d = 0; d < 4; d++) {
-          uint8_t out = OP_CHF_NOT_CONNECTED;
-          if (s->link[d] != OP_CHF_NOT_CONNECTED) {
-            size_t nc = (size_t)(z + op_dir_dz[d]) * (size_t)w + (size_t)(x + op_dir_dx[d]);
-            uint32_t j = chf->cell_index[nc] + s->link[d];
-            if (layer[j] == L) out = (uint8_t)(vidx[j] - v->cell_index[nc]);
-          }
-          v->spans[k].link[d] = out;
+  int64_t step[4]; /* column index of the neighbour in direction d minus the column's */
+  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
+  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
+  const uint32_t *ci = chf->cell_index, *vci = v->cell_index;
+  for (int64_t c = 0; c < ncol; c++)
+    for (uint32_t k = vci[c], e = k + v->cell_count[c]; k < e; k++) {
+      const op_chf_span *s = &chf->spans[map[k]];
+      uint8_t link[4];
+      for (int d = 0; d < 4; d++) {
+        link[d] = OP_CHF_NOT_CONNECTED;
+        if (s->link[d] != OP_CHF_NOT_CONNECTED) { /* a linked neighbour lies inside the grid */
+          int64_t nc = c + step[d];
+          uint32_t j = ci[nc] + s->link[d];
+          if (layer[j] == L) link[d] = (uint8_t)(vidx[j] - vci[nc]);
         }
       }
+      memcpy(v->spans[k].link, link, sizeof link);
     }
 }
 

@@ -299,50 +299,70 @@ static void merge_into(uint16_t *pa, const uint16_t *pb, uint32_t ea, uint32_t e
   for (uint32_t k = 0; k < nvp; k++) pa[k] = k < n ? tmp[k] : OP_PMESH_NULL;
 }
 
-/* An edge of a polygon in the contour's list, keyed by its unordered vertex pair. */
-typedef struct medge {
-  uint16_t lo, hi;
-  uint32_t poly;
-} medge;
+/* An edge of a polygon in the contour's list: its unordered vertex pair lo <= hi and the
+** polygon, as one key lo << 48 | hi << 32 | poly, so that the keys' order is the order
+** by (lo, hi, poly). */
+static uint64_t medge_key(uint16_t a, uint16_t b, uint32_t poly) {
+  uint16_t lo = a < b ? a : b, hi = a < b ? b : a;
+  return (uint64_t)lo << 48 | (uint64_t)hi << 32 | poly;
+}
+static uint32_t medge_pair(uint64_t k) { return (uint32_t)(k >> 32); } /* lo, hi */
+static uint32_t medge_poly(uint64_t k) { return (uint32_t)k; }
 
-static int medge_cmp(const void *pa, const void *pb) {
-  const medge *a = pa, *b = pb;
-  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-  if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
-  if (a->poly != b->poly) return a->poly < b->poly ? -1 : 1;
-  return 0;
+/* Sorts a[0..n-1] ascending; tmp holds n scratch keys. Insertion sort of runs of 16, then
+** bottom-up merging of sorted runs (a plain merge sort on integers: the same order as any
+** sort, the keys being distinct or equal in every field). */
+static void sort_keys(uint64_t *a, uint64_t *tmp, uint32_t n) {
+  const uint32_t run = 16;
+  for (uint32_t s = 0; s < n; s += run) {
+    uint32_t e = n - s > run ? s + run : n;
+    for (uint32_t i = s + 1; i < e; i++) {
+      uint64_t k = a[i];
+      uint32_t j = i;
+      for (; j > s && a[j - 1] > k; j--) a[j] = a[j - 1];
+      a[j] = k;
+    }
+  }
+  uint64_t *src = a, *dst = tmp;
+  for (uint32_t w = run; w < n; w *= 2) {
+    for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+      uint32_t mid = n - lo > w ? lo + w : n, hi = n - mid > w ? mid + w : n;
+      uint32_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) dst[k++] = src[i] <= src[j] ? src[i++] : src[j++];
+      while (i < mid) dst[k++] = src[i++];
+      while (j < hi) dst[k++] = src[j++];
+    }
+    uint64_t *x = src;
+    src = dst;
+    dst = x;
+  }
+  if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
 }
 
 /* POLY-040 .. POLY-044: merges the npoly polygons of one contour in place; returns the
 ** new count. Only pairs with a common edge can merge (POLY-042), so each step looks at the
 ** pairs found through a sorted edge list instead of all pairs; the pick is the same: the
 ** greatest value, then the least i, then the least j. e: scratch for the edges (a merge
-** never adds edges: na + nb - 2 vertices replace na + nb). */
+** never adds edges: na + nb - 2 vertices replace na + nb); tmp: as many scratch keys. */
 static uint32_t merge_polys(const vtab *t, const op_tilemap *m, uint16_t *polys, uint32_t npoly,
-                            uint32_t nvp, medge *e) {
+                            uint32_t nvp, uint64_t *e, uint64_t *tmp) {
   if (nvp <= 3) return npoly;
   for (;;) {
     uint32_t ne = 0;
     for (uint32_t i = 0; i < npoly; i++) {
       const uint16_t *v = polys + (size_t)i * nvp;
       uint32_t n = pcount(v, nvp);
-      for (uint32_t j = 0; j < n; j++) {
-        uint16_t a = v[j], b = v[(j + 1) % n];
-        e[ne].lo = a < b ? a : b;
-        e[ne].hi = a < b ? b : a;
-        e[ne].poly = i;
-        ne++;
-      }
+      for (uint32_t j = 0; j < n; j++) e[ne++] = medge_key(v[j], v[(j + 1) % n], i);
     }
-    qsort(e, ne, sizeof *e, medge_cmp);
+    sort_keys(e, tmp, ne);
     int64_t best = -1;
     uint32_t bi = 0, bj = 0, bea = 0, beb = 0;
     for (uint32_t g = 0; g < ne;) {
       uint32_t h = g + 1;
-      while (h < ne && e[h].lo == e[g].lo && e[h].hi == e[g].hi) h++;
+      while (h < ne && medge_pair(e[h]) == medge_pair(e[g])) h++;
       for (uint32_t x = g; x < h; x++)
         for (uint32_t y = x + 1; y < h; y++) {
-          uint32_t i = e[x].poly, j = e[y].poly, ea, eb;
+          uint32_t i = medge_poly(e[x]), j = medge_poly(e[y]), ea, eb;
           if (i == j) continue;
           int64_t val = merge_value(t, m, polys + (size_t)i * nvp, polys + (size_t)j * nvp, nvp,
                                     &ea, &eb);
@@ -367,26 +387,23 @@ static uint32_t merge_polys(const vtab *t, const op_tilemap *m, uint16_t *polys,
 
 /* ============================================================ neighbours */
 
-typedef struct dedge {
-  uint16_t lo, hi;  /* vertex ids, lo < hi */
-  uint8_t fwd;      /* 1 when the edge runs lo -> hi */
-  uint32_t poly, j;
-} dedge;
-
-static int dedge_cmp(const void *pa, const void *pb) {
-  const dedge *a = pa, *b = pb;
-  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
-  if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
-  if (a->poly != b->poly) return a->poly < b->poly ? -1 : 1;
-  if (a->j != b->j) return a->j < b->j ? -1 : 1;
-  return 0;
+/* An edge j of polygon poly as one key: its vertex ids lo <= hi, then poly (< 2^15,
+** POLY-080), j (< 16) and fwd (1 when the edge runs lo -> hi, lo < hi), so that the keys'
+** order is the order by (lo, hi, poly, j). */
+static uint64_t dedge_key(uint16_t a, uint16_t b, uint32_t poly, uint32_t j) {
+  uint16_t lo = a < b ? a : b, hi = a < b ? b : a;
+  return (uint64_t)lo << 48 | (uint64_t)hi << 32 | (uint64_t)poly << 5 | (uint64_t)j << 1 |
+         (uint64_t)(a < b);
 }
+static uint32_t dedge_poly(uint64_t k) { return (uint32_t)(k >> 5) & 0x7FFFu; }
+static uint32_t dedge_j(uint64_t k) { return (uint32_t)(k >> 1) & 0xFu; }
+static int dedge_fwd(uint64_t k) { return (int)(k & 1u); }
 
 /* POLY-060 .. POLY-062 */
 static op_status link_polys(op_pmesh *pm, op_error *err) {
   uint32_t nvp = pm->nvp, ne = 0;
   for (uint32_t p = 0; p < pm->npolys; p++) ne += op_pmesh_poly_nverts(pm, p);
-  dedge *e = malloc((ne ? ne : 1) * sizeof *e);
+  uint64_t *e = malloc(2 * (ne ? ne : 1) * sizeof *e); /* the keys, then scratch keys */
   uint8_t *used = calloc(ne ? ne : 1, 1);
   if (!e || !used) {
     free(e);
@@ -397,27 +414,19 @@ static op_status link_polys(op_pmesh *pm, op_error *err) {
   for (uint32_t p = 0; p < pm->npolys; p++) {
     const uint16_t *v = pm->polys + (size_t)p * nvp;
     uint32_t n = op_pmesh_poly_nverts(pm, p);
-    for (uint32_t j = 0; j < n; j++) {
-      uint16_t a = v[j], b = v[(j + 1) % n];
-      e[k].lo = a < b ? a : b;
-      e[k].hi = a < b ? b : a;
-      e[k].fwd = a < b;
-      e[k].poly = p;
-      e[k].j = j;
-      k++;
-    }
+    for (uint32_t j = 0; j < n; j++) e[k++] = dedge_key(v[j], v[(j + 1) % n], p, j);
   }
-  qsort(e, ne, sizeof *e, dedge_cmp);
+  sort_keys(e, e + ne, ne);
   for (uint32_t g = 0; g < ne;) {
     uint32_t h = g;
-    while (h < ne && e[h].lo == e[g].lo && e[h].hi == e[g].hi) h++;
+    while (h < ne && e[h] >> 32 == e[g] >> 32) h++; /* same lo, hi */
     for (uint32_t f = g; f < h; f++) {
-      if (!e[f].fwd) continue;
+      if (!dedge_fwd(e[f])) continue;
       for (uint32_t r = g; r < h; r++) {
-        if (e[r].fwd || used[r] || e[r].poly == e[f].poly) continue;
+        if (dedge_fwd(e[r]) || used[r] || dedge_poly(e[r]) == dedge_poly(e[f])) continue;
         used[r] = 1;
-        pm->neis[(size_t)e[f].poly * nvp + e[f].j] = (uint16_t)(e[r].poly + 1);
-        pm->neis[(size_t)e[r].poly * nvp + e[r].j] = (uint16_t)(e[f].poly + 1);
+        pm->neis[(size_t)dedge_poly(e[f]) * nvp + dedge_j(e[f])] = (uint16_t)(dedge_poly(e[r]) + 1);
+        pm->neis[(size_t)dedge_poly(e[r]) * nvp + dedge_j(e[r])] = (uint16_t)(dedge_poly(e[f]) + 1);
         break;
       }
     }
@@ -501,9 +510,11 @@ op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32
     return op_fail_i(err, OP_E_ARGUMENT, "contours.width", cs->width,
                      "contour set and grid differ in size");
   uint32_t maxn = 3;
+  uint64_t nall = 0; /* contour vertices in all: at most as many tile vertices */
   for (uint32_t c = 0; c < cs->ncontours; c++) {
     const op_contour *ct = &cs->contours[c];
     if (ct->nverts > maxn) maxn = ct->nverts;
+    nall += ct->nverts;
     for (uint32_t k = 0; k < ct->nverts; k++) { /* POLY-012 */
       const op_cvert *v = &cs->verts[ct->vert_start + k];
       if (v->x < border || v->x > border + map.width || v->z < border ||
@@ -517,15 +528,18 @@ op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32
   pl.nvp = nvp;
   work w = {0};
   uint16_t *tri = NULL;
-  medge *me = NULL;
+  uint64_t *me = NULL; /* merge_polys' edge keys, then as many scratch keys */
   uint32_t untri = 0;
-  t.nbucket = 4096;
+  /* Hash buckets: a power of two from 64 to 4096, about one per vertex (the welded ids do
+  ** not depend on it: equal (x, z) share a bucket whatever its count). */
+  t.nbucket = 64;
+  while (t.nbucket < 4096 && t.nbucket < nall) t.nbucket *= 2;
   t.bucket = malloc(t.nbucket * sizeof *t.bucket);
   w.p = malloc((size_t)maxn * sizeof *w.p);
   w.id = malloc((size_t)maxn * sizeof *w.id);
   w.ear = malloc((size_t)maxn);
   tri = malloc((size_t)maxn * 3 * sizeof *tri);
-  me = malloc((size_t)maxn * 3 * sizeof *me); /* at most n - 2 triangles, 3 edges each */
+  me = malloc((size_t)maxn * 6 * sizeof *me); /* at most n - 2 triangles, 3 edges each */
   op_pmesh pm = {0};
   if (!t.bucket || !w.p || !w.id || !w.ear || !tri || !me) goto nomem;
   for (uint32_t i = 0; i < t.nbucket; i++) t.bucket[i] = UINT32_MAX;
@@ -558,7 +572,7 @@ op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32
     for (uint32_t i = 0; i < ntri; i++) {
       for (uint32_t k = 0; k < nvp; k++) base[(size_t)i * nvp + k] = k < 3 ? tri[3 * i + k] : OP_PMESH_NULL;
     }
-    uint32_t np = merge_polys(&t, &map, base, ntri, nvp, me);
+    uint32_t np = merge_polys(&t, &map, base, ntri, nvp, me, me + (size_t)maxn * 3);
     for (uint32_t i = 0; i < np; i++) {
       pl.reg[pl.n + i] = ct->reg;
       pl.area[pl.n + i] = ct->area;

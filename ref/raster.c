@@ -282,6 +282,65 @@ static int clip_strip(const double (*p)[3], int n, double lo, double hi, int axi
   return nt == 0 ? 0 : split((const double (*)[3])tmp, nt, hi, axis, 0, out);
 }
 
+/* What the cell stage reads of a cell's piece: its vertex count, whether every vertex lies
+** on the cell's upper line x = xtop (SPAN-105 step 3) and its least and greatest y
+** (SPAN-108), gathered vertex by vertex in the piece's order instead of storing it. */
+typedef struct piece_stats {
+  int n, on_top;
+  double xtop, ymin, ymax;
+} piece_stats;
+
+static void stats_init(piece_stats *st, double xtop) {
+  st->n = 0;
+  st->on_top = 1;
+  st->xtop = xtop;
+  st->ymin = st->ymax = 0; /* set by the first vertex */
+}
+
+static void stats_add(piece_stats *st, const double v[3]) {
+  if (st->n == 0) {
+    st->ymin = st->ymax = v[1];
+  } else {
+    if (v[1] < st->ymin) st->ymin = v[1];
+    if (v[1] > st->ymax) st->ymax = v[1];
+  }
+  if (v[0] != st->xtop) st->on_top = 0;
+  st->n++;
+}
+
+/* split (SPAN-106) on the x axis, the output's vertices, the same in the same order, going
+** to out (from stats_init) instead of an array. Returns the output's count, 0 when below
+** 3 (empty). */
+static int split_stats(const double (*in)[3], int n, double L, int above, piece_stats *out) {
+  double dj = L - in[n - 1][0];
+  for (int i = 0, j = n - 1; i < n; j = i++) {
+    double di = L - in[i][0];
+    if ((dj > 0 && di < 0) || (dj < 0 && di > 0)) {
+      double q[3];
+      crossing(in[j], dj, in[i], di, L, 0, q);
+      stats_add(out, q);
+    }
+    if (above ? di <= 0 : di >= 0) stats_add(out, in[i]); /* step 2 */
+    dj = di;
+  }
+  return out->n < 3 ? 0 : out->n;
+}
+
+/* clip_strip on the x axis for the cell [lo, hi] of a row piece p, as statistics: the same
+** splits, the last one into st. Returns the piece's count (0: empty). */
+static int clip_cell(const double (*p)[3], int n, double lo, double hi, double mn, double mx,
+                     double (*tmp)[3], piece_stats *st) {
+  stats_init(st, hi);
+  if (mn >= lo && mx <= hi) {
+    for (int i = 0; i < n; i++) stats_add(st, p[i]);
+    return n;
+  }
+  if (mn >= lo) return split_stats(p, n, hi, 0, st);
+  if (mx <= hi) return split_stats(p, n, lo, 1, st);
+  int nt = split(p, n, lo, 0, 1, tmp);
+  return nt == 0 ? 0 : split_stats((const double (*)[3])tmp, nt, hi, 0, st);
+}
+
 /* SPAN-105 step 3: 1 when every vertex lies on the line axis = L (a piece lying in the
 ** upper line of its cell belongs to the next cell). */
 static int on_line(const double (*p)[3], int n, double L, int axis) {
@@ -337,7 +396,7 @@ static int span_rows(const op_hf_grid *g, double ymin, double ymax, uint16_t *sm
 static int raster_tri(op_hf *hf, const double *v0, const double *v1, const double *v2,
                       uint8_t area, int32_t climb) {
   const op_hf_grid *g = &hf->grid;
-  double tri[3][3], tmp[POLY_MAX][3], row[POLY_MAX][3], cell[POLY_MAX][3];
+  double tri[3][3], tmp[POLY_MAX][3], row[POLY_MAX][3];
   memcpy(tri[0], v0, sizeof tri[0]);
   memcpy(tri[1], v1, sizeof tri[1]);
   memcpy(tri[2], v2, sizeof tri[2]);
@@ -366,17 +425,12 @@ static int raster_tri(op_hf *hf, const double *v0, const double *v1, const doubl
     int32_t x0, x1;
     if (!index_range(g, 0, rmin, rmax, g->width, &x0, &x1)) continue;
     for (int32_t x = x0; x <= x1; x++) {
-      const double xtop = op_grid_line_x(g, x + 1);
-      int nc = clip_strip((const double (*)[3])row, nr, op_grid_line_x(g, x), xtop, 0, rmin, rmax,
-                          tmp, cell);
-      if (nc == 0 || on_line(cell, nc, xtop, 0)) continue; /* SPAN-105 step 3 */
-      double ymin = cell[0][1], ymax = cell[0][1];
-      for (int i = 1; i < nc; i++) {
-        if (cell[i][1] < ymin) ymin = cell[i][1];
-        if (cell[i][1] > ymax) ymax = cell[i][1];
-      }
+      piece_stats cell;
+      int nc = clip_cell((const double (*)[3])row, nr, op_grid_line_x(g, x),
+                         op_grid_line_x(g, x + 1), rmin, rmax, tmp, &cell);
+      if (nc == 0 || cell.on_top) continue; /* SPAN-105 step 3 */
       uint16_t smin, smax;
-      if (!span_rows(g, ymin, ymax, &smin, &smax)) continue;
+      if (!span_rows(g, cell.ymin, cell.ymax, &smin, &smax)) continue;
       if (!hf_reserve(hf)) return 0;
       hf_insert(hf, x, z, smin, smax, area, climb);
     }

@@ -5,7 +5,7 @@
 # benchmark, not a test (not in ctest). Optional: exits 0 with a note when librecast-dev or
 # g++ is absent.
 #   scripts/bench-bake.sh [build-dir] [--quick] [--reps N] [--partition P|all] [--stages]
-#                         [--only LEVEL] [--preset P] [--ours-only N]
+#                         [--only LEVEL] [--preset P] [--ours-only N] [--sampled]
 # BENCH_BAKE_KEEP=path keeps the built program at that path (for perf or callgrind).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)

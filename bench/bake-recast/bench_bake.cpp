@@ -6,9 +6,12 @@
 //
 // Inputs: the levels.md generators (seed 1: terrain 64, city 4, stairs 16, dungeon 32; the
 // sizes of the spans benchmark), at the presets Humanoid and Small, with
-// DetailSampleDistance 0 (POLY-201: no height sampling, no detail mesh; the presets' 6 is
-// refused by POLY-202) and the preset's PartitionType (watershed) unless --partition says
-// otherwise.
+// DetailSampleDistance 0 (POLY-201: no height sampling, no detail mesh) and the preset's
+// PartitionType (watershed) unless --partition says otherwise. Height sampling is specified
+// (POLY-202 accepts the presets' DetailSampleDistance 6; POLY-203 to POLY-209): --sampled
+// keeps the preset's value on our side and gives Recast the same sampleDist and
+// sampleMaxError (SPAN-025's world values), a second comparison with a detail mesh on both
+// sides.
 //
 // Ours: op_pipeline_build_soup, the whole call (settings, frame, every tile's spans,
 // regions, contours, polygons, detail (none), tile assembly and TiledNavMesh.AddTile).
@@ -24,8 +27,9 @@
 // rcBuildPolyMeshDetail without sampling (sampleDist 0 crashes in librecast 1.5.1, see
 // RC_NO_SAMPLING below; a huge sampleDist gives no edge and no interior samples: Recast
 // still reads the heightfield around each polygon and triangulates it, a little more work
-// than ours, which makes no detail mesh). That is the "Recast" column; "no detail" is the
-// same run less its detail stage (Recast skipping the detail mesh, which Detour accepts).
+// than ours, which makes no detail mesh), or with --sampled the preset's sampleDist. That
+// is the "Recast" column; "no detail" is the same run less its detail stage (Recast
+// skipping the detail mesh, which Detour accepts).
 // The "+Detour" column adds what our tile assembly and AddTile do: dtCreateNavMeshData (no
 // BV tree, since our tiles store none) and dtNavMesh::addTile into one dtNavMesh.
 //
@@ -41,6 +45,7 @@
 //   [--partition watershed|monotone|layers|all] [--stages] [--only LEVEL] [--preset P]
 //   [--ours-only N]  (runs ours only, N times, for a profiler)
 //   [--lanes]        (walkable area per 6-unit strip of x: where stairs differs)
+//   [--sampled]      (the preset's DetailSampleDistance on both sides, see above)
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
@@ -85,6 +90,7 @@ static double now(void) {
 // one degree less, 4 of one degree more, 5 a ceiling at exactly WalkableHeight, 6 at
 // WalkableHeight - 1 (all on the floor of step 1, which spans x in [0, 42]).
 static bool g_lanes = false;
+static bool g_sampled = false;  // --sampled: the preset's DetailSampleDistance, both sides
 static const int NLANES = 7;
 static void lane_add(double lanes[NLANES], double cx, double area) {
   int k = (int)floor(cx / 6.0);
@@ -231,7 +237,10 @@ static double recast_bake(const Level &L, bool detour, RcStats &st) {
       ok = ok && rcBuildPolyMesh(&ctx, *cset, (int)s.max_verts_per_poly, *pm);
       double t4 = now();
       rcPolyMeshDetail *dm = rcAllocPolyMeshDetail();
-      ok = ok && rcBuildPolyMeshDetail(&ctx, *pm, *chf, RC_NO_SAMPLING,
+      // SPAN-025's world distance (0 without sampling: RC_NO_SAMPLING instead)
+      const float sample_dist =
+          c.detail_sample_dist > 0 ? (float)c.detail_sample_dist : RC_NO_SAMPLING;
+      ok = ok && rcBuildPolyMeshDetail(&ctx, *pm, *chf, sample_dist,
                                        (float)c.detail_sample_max_error, *dm);
       double t5 = now();
       if (!ok) {
@@ -397,7 +406,7 @@ static bool setup(Level &L, const char *name, uint32_t size, const char *preset,
   L.preset = preset;
   memset(&L.m, 0, sizeof L.m);
   if (op_settings_preset(preset, &L.s, &e)) return false;
-  L.s.detail_sample_distance = 0;  // POLY-201: no sampling (POLY-202 refuses the preset's 6)
+  if (!g_sampled) L.s.detail_sample_distance = 0;  // POLY-201: no sampling, no detail mesh
   if (partition >= 0) L.s.partition = (op_partition)partition;
   if (op_settings_derive(&L.s, &L.c, &e) || op_level_generate(name, 1, size, &L.s, &L.m, &e) ) {
     fprintf(stderr, "setup %s/%s: %s\n", name, preset, e.message);
@@ -438,6 +447,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[a], "--quick")) quick = true;
     else if (!strcmp(argv[a], "--stages")) stages = true;
     else if (!strcmp(argv[a], "--lanes")) g_lanes = true;
+    else if (!strcmp(argv[a], "--sampled")) g_sampled = true;
     else if (!strcmp(argv[a], "--reps") && a + 1 < argc) reps = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = argv[++a];
     else if (!strcmp(argv[a], "--preset") && a + 1 < argc) only_preset = argv[++a];
@@ -453,14 +463,19 @@ int main(int argc, char **argv) {
       }
     } else {
       fprintf(stderr, "usage: bench_bake [--quick] [--reps N] [--partition P|all] [--stages] "
-                      "[--only LEVEL] [--preset P] [--ours-only N] [--lanes]\n");
+                      "[--only LEVEL] [--preset P] [--ours-only N] [--lanes] [--sampled]\n");
       return 2;
     }
   }
   if (reps < 1) reps = 1;
-  printf("BENCHMARK full bake, single thread, best of %d runs each, interleaved; "
-         "DetailSampleDistance 0 (ours: no detail mesh; Recast: rcBuildPolyMeshDetail "
-         "without samples)\n", reps);
+  if (g_sampled)
+    printf("BENCHMARK full bake, single thread, best of %d runs each, interleaved; "
+           "the presets' DetailSampleDistance (both sides sample heights and build a detail "
+           "mesh)\n", reps);
+  else
+    printf("BENCHMARK full bake, single thread, best of %d runs each, interleaved; "
+           "DetailSampleDistance 0 (ours: no detail mesh; Recast: rcBuildPolyMeshDetail "
+           "without samples)\n", reps);
   printf("| level | preset | partition | size | tiles | with polys (ours/Recast) | polys ours | "
          "polys Recast | area ours | area Recast | area diff | ours ms | Recast ms | ratio | "
          "no detail ratio | +Detour ms | ratio |\n");

@@ -774,6 +774,13 @@ int main(int argc, char **argv) {
          (double)st.tiles_removed / ncycles);
   if (builds > 0)
     printf("ours: removed spans per layer build %.1f\n", (double)st.spans_removed / builds);
+  // op_tilecache_stats' fallback counters by reason: the first precondition of RT-101 that
+  // failed (they add up to repair_fallbacks).
+  printf("ours: repair fallbacks by reason (RT-101): (a) not a removal %llu, (b) region too "
+         "small %llu, (c) region may split %llu, (d) renumbering %llu; total %llu\n",
+         (unsigned long long)st.fallbacks_not_removal, (unsigned long long)st.fallbacks_small,
+         (unsigned long long)st.fallbacks_split, (unsigned long long)st.fallbacks_renumber,
+         (unsigned long long)st.repair_fallbacks);
 #endif
   printf("per cycle, the mean over the %d obstacles of each one's median cycle:", nobs);
 #if BENCH_TC_OURS
@@ -804,8 +811,8 @@ int main(int argc, char **argv) {
     // One more untimed sweep per builder, obstacle by obstacle, with the counters of each
     // cycle; times are the medians of the measured sweeps.
     printf("\nPER OBSTACLE (times: median of the measured cycles; counters: one more sweep)\n");
-    printf("| k | x | z | ours us | Detour us | ours layer builds | repaired | fallbacks | "
-           "removed spans | unchanged units | Detour layer builds |\n");
+    printf("| k | x | z | ours us | Detour us | ours layer builds | repaired | fallbacks "
+           "(a/b/c/d) | removed spans | unchanged units | Detour layer builds |\n");
     printf("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (int k = 0; k < nobs; k++) {
       double mo = 0, md = 0;
@@ -827,10 +834,14 @@ int main(int argc, char **argv) {
       op_tilecache_stats_get(O.cache, &a);
       bench_cycle_ours(O.cache, &ours_obs[(size_t)k]);
       op_tilecache_stats_get(O.cache, &b);
-      printf(" %llu | %llu | %llu | %llu | %llu |",
+      printf(" %llu | %llu | %llu (%llu/%llu/%llu/%llu) | %llu | %llu |",
              (unsigned long long)(b.units_built + b.units_repaired - a.units_built - a.units_repaired),
              (unsigned long long)(b.units_repaired - a.units_repaired),
              (unsigned long long)(b.repair_fallbacks - a.repair_fallbacks),
+             (unsigned long long)(b.fallbacks_not_removal - a.fallbacks_not_removal),
+             (unsigned long long)(b.fallbacks_small - a.fallbacks_small),
+             (unsigned long long)(b.fallbacks_split - a.fallbacks_split),
+             (unsigned long long)(b.fallbacks_renumber - a.fallbacks_renumber),
              (unsigned long long)(b.spans_removed - a.spans_removed),
              (unsigned long long)(b.units_skipped - a.units_skipped));
 #else
