@@ -67,6 +67,18 @@ uint32_t *op_regions_links(const op_chf *chf) {
   return nb;
 }
 
+/* step[d]: the column index of the neighbour in direction d minus the column's. */
+static void col_steps(const op_chf *chf, int64_t step[4]) {
+  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
+}
+
+/* Span i's (of column c) neighbour in direction d (absolute index) or OP_HF_NONE, as
+** op_regions_links gives it. */
+static uint32_t nei(const op_chf *chf, const int64_t step[4], uint32_t i, int64_t c, int d) {
+  uint8_t l = chf->spans[i].link[d]; /* a linked neighbour lies inside the grid */
+  return l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[c + step[d]] + l;
+}
+
 /* REG-150: ordinary ids renumbered 1.. in the order of each region's first span. */
 op_status op_regions_number(const uint32_t *lab, uint32_t nids, op_regions *out,
                             op_error *err) {
@@ -146,63 +158,75 @@ static int touches(const op_chf *chf, const uint32_t *lab, uint32_t u, uint32_t 
          (chf->areas[v] != OP_AREA_NULL && chf->areas[v] != chf->areas[u]);
 }
 
+/* Root of provisional id l in the union-find par (path halving). */
+static uint32_t island_root(uint32_t *par, uint32_t l) {
+  while (par[l] != l) l = par[l] = par[par[l]];
+  return l;
+}
+
 /* REG-100 .. REG-104: islands (connected spans of one area with ordinary labels, through
 ** links in either direction) smaller than min_area and touching neither a walkable span of
-** another area nor the border region lose their labels. lab is changed in place. */
-static op_status remove_islands(const op_chf *chf, const uint32_t *nb, const uint16_t *layer,
-                                uint32_t *lab, uint32_t min_area, op_error *err) {
+** another area nor the border region lose their labels. lab is changed in place.
+** Every provisional id below nids is one connected set of spans of one area (the sweep,
+** REG-052 .. REG-055, and REG-080 build them so), so an island is a union of whole ids:
+** the union-find runs over ids, not spans, and gives the same islands. */
+static op_status remove_islands(const op_chf *chf, const uint16_t *layer,
+                                uint32_t *lab, uint32_t nids, uint32_t min_area,
+                                op_error *err) {
   uint32_t n = chf->nspans;
-  if (min_area == 0 || n == 0) return OP_OK;
-  uint32_t *par = malloc(sizeof *par * n);
-  uint32_t *size = calloc(n, sizeof *size);
-  uint8_t *touch = calloc(n, 1), *keep = calloc(n, 1);
-  if (!par || !size || !touch || !keep) {
-    free(par), free(size), free(touch), free(keep);
+  if (min_area == 0 || n == 0 || nids <= 1) return OP_OK;
+  uint32_t *par = malloc(sizeof *par * nids);
+  uint32_t *size = calloc(nids, sizeof *size);
+  uint8_t *keep = calloc(nids, 1);
+  if (!par || !size || !keep) {
+    free(par), free(size), free(keep);
     return nomem(err);
   }
-  for (uint32_t i = 0; i < n; i++) par[i] = i;
-  /* One pass over every link i -> j (in one layer): REG-100, union-find over spans, joins i
-  ** and j when both are ordinary and of one area; REG-102, REG-103, looked at from both
-  ** ends: an island span u touches when linked to the border label or to a walkable span of
-  ** another area (touch[u]). */
-  for (uint32_t i = 0; i < n; i++) {
-    const int oi = ordinary_work(lab[i]);
-    for (int d = 0; d < 4; d++) {
-      uint32_t j = nb[4 * (size_t)i + (size_t)d];
-      if (j == OP_HF_NONE || (layer && layer[j] != layer[i])) continue;
-      const int oj = ordinary_work(lab[j]);
-      if (oi && touches(chf, lab, i, j)) touch[i] = 1;
-      if (oj && touches(chf, lab, j, i)) touch[j] = 1;
-      if (!oi || !oj || chf->areas[j] != chf->areas[i]) continue;
-      uint32_t a = i, b = j;
-      while (par[a] != a) a = par[a] = par[par[a]];
-      while (par[b] != b) b = par[b] = par[par[b]];
-      if (a != b) { if (a < b) par[b] = a; else par[a] = b; }
+  for (uint32_t r = 0; r < nids; r++) par[r] = r;
+  /* One pass over every link i -> j (in one layer): REG-100, union-find over ids, joins
+  ** the ids of i and j when both are ordinary and of one area; REG-102, REG-103, looked at
+  ** from both ends: an id is kept when one of its spans u is linked to the border label or
+  ** to a walkable span of another area. Two spans of one id are of one area: no test. */
+  int64_t step[4];
+  col_steps(chf, step);
+  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
+  for (int64_t c = 0; c < ncol; c++)
+    for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
+      const uint32_t li = lab[i];
+      const int oi = ordinary_work(li);
+      if (oi) size[li]++;
+      for (int d = 0; d < 4; d++) {
+        uint32_t j = nei(chf, step, i, c, d);
+        if (j == OP_HF_NONE || lab[j] == li || (layer && layer[j] != layer[i])) continue;
+        const uint32_t lj = lab[j];
+        const int oj = ordinary_work(lj);
+        if (oi && touches(chf, lab, i, j)) keep[li] = 1;
+        if (oj && touches(chf, lab, j, i)) keep[lj] = 1;
+        if (!oi || !oj || chf->areas[j] != chf->areas[i]) continue;
+        uint32_t a = island_root(par, li), b = island_root(par, lj);
+        if (a != b) { if (a < b) par[b] = a; else par[a] = b; }
+      }
     }
-  }
-  /* Each island's size, and kept (REG-102, REG-103) when one of its spans touches. */
-  for (uint32_t i = 0; i < n; i++) {
-    if (!ordinary_work(lab[i])) continue;
-    uint32_t r = i;
-    while (par[r] != r) r = par[r];
-    par[i] = r;
-    size[r]++;
-    if (touch[i]) keep[r] = 1;
+  /* Each island's size, and kept (REG-102, REG-103) when one of its ids is. */
+  for (uint32_t r = 1; r < nids; r++) {
+    uint32_t t = island_root(par, r);
+    if (t == r) continue;
+    size[t] += size[r];
+    keep[t] |= keep[r];
   }
   for (uint32_t i = 0; i < n; i++) {
     if (!ordinary_work(lab[i])) continue;
-    uint32_t r = par[i];
-    if (!keep[r] && size[r] < min_area) lab[i] = 0; /* REG-104 */
+    uint32_t t = island_root(par, lab[i]);
+    if (!keep[t] && size[t] < min_area) lab[i] = 0; /* REG-104 */
   }
   free(par);
   free(size);
-  free(touch);
   free(keep);
   return OP_OK;
 }
 
 /* REG-110 .. REG-116: merging of small regions into a neighbour of the same area. */
-static op_status merge_regions(const op_chf *chf, const uint32_t *nb, uint32_t *lab,
+static op_status merge_regions(const op_chf *chf, uint32_t *lab,
                                uint32_t nids, uint32_t merge_area, op_error *err) {
   uint32_t n = chf->nspans;
   if (merge_area == 0 || nids <= 1) return OP_OK;
@@ -214,25 +238,28 @@ static op_status merge_regions(const op_chf *chf, const uint32_t *nb, uint32_t *
   uint32_t *col = NULL;
   if (!count || !area || !to || !adj || !ovl) { st = nomem(err); goto done; }
   for (uint32_t r = 0; r < nids; r++) to[r] = r;
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t li = lab[i];
-    if (li == 0 || li == OP_REG_WORK_BORDER) continue;
-    count[li]++;
-    area[li] = chf->areas[i];
-    /* REG-111: adjacency through a link in either direction. */
-    for (int d = 0; d < 4; d++) {
-      uint32_t j = nb[4 * (size_t)i + (size_t)d];
-      if (j == OP_HF_NONE) continue;
-      uint32_t lj = lab[j];
-      if (lj == 0 || lj == OP_REG_WORK_BORDER || lj == li) continue;
-      if (!uset_add(&adj[li], lj) || !uset_add(&adj[lj], li)) { st = nomem(err); goto done; }
+  int64_t step[4];
+  col_steps(chf, step);
+  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
+  for (int64_t c = 0; c < ncol; c++)
+    for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
+      uint32_t li = lab[i];
+      if (li == 0 || li == OP_REG_WORK_BORDER) continue;
+      count[li]++;
+      area[li] = chf->areas[i];
+      /* REG-111: adjacency through a link in either direction. */
+      for (int d = 0; d < 4; d++) {
+        uint32_t j = nei(chf, step, i, c, d);
+        if (j == OP_HF_NONE) continue;
+        uint32_t lj = lab[j];
+        if (lj == 0 || lj == OP_REG_WORK_BORDER || lj == li) continue;
+        if (!uset_add(&adj[li], lj) || !uset_add(&adj[lj], li)) { st = nomem(err); goto done; }
+      }
     }
-  }
   /* REG-112: overlap = two regions with spans in one column. */
   col = malloc(sizeof *col * (OP_CHF_MAX_COLUMN + 1));
   if (!col) { st = nomem(err); goto done; }
-  size_t ncol = (size_t)chf->grid.width * (size_t)chf->grid.depth;
-  for (size_t c = 0; c < ncol; c++) {
+  for (int64_t c = 0; c < ncol; c++) {
     uint32_t k = 0;
     for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
       uint32_t li = lab[i];
@@ -310,15 +337,11 @@ static op_status filter(const op_chf *chf, const uint32_t *lab_in, uint32_t nids
                         uint32_t merge_region_area, op_regions *out, op_error *err) {
   uint32_t n = chf->nspans;
   uint32_t *lab = malloc(sizeof *lab * (n ? n : 1));
-  uint32_t *nb = NULL;
   if (!lab) return nomem(err);
   if (n) memcpy(lab, lab_in, sizeof *lab * n);
-  nb = op_regions_links(chf);
-  op_status st = nb ? OP_OK : nomem(err);
-  if (st == OP_OK) st = remove_islands(chf, nb, layer, lab, min_region_area, err);
-  if (st == OP_OK) st = merge_regions(chf, nb, lab, nids, merge_region_area, err);
+  op_status st = remove_islands(chf, layer, lab, nids, min_region_area, err);
+  if (st == OP_OK) st = merge_regions(chf, lab, nids, merge_region_area, err);
   if (st == OP_OK) st = op_regions_number(lab, nids, out, err);
-  free(nb);
   free(lab);
   return st;
 }

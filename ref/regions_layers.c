@@ -46,11 +46,16 @@ static int lset_add(lset *s, uint32_t x) {
   return 1;
 }
 
-static uint32_t nei(const op_chf *chf, uint32_t i, int32_t x, int32_t z, int d) {
+/* step[d]: the column index of the neighbour in direction d minus the column's. */
+static void col_steps(const op_chf *chf, int64_t step[4]) {
+  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
+}
+
+/* Span i's (of column c) neighbour in direction d (absolute index) or OP_HF_NONE. */
+static uint32_t nei(const op_chf *chf, const int64_t step[4], uint32_t i, size_t c, int d) {
   uint8_t l = chf->spans[i].link[d];
   if (l == OP_CHF_NOT_CONNECTED) return OP_HF_NONE;
-  size_t c = (size_t)(z + op_dir_dz[d]) * (size_t)chf->grid.width + (size_t)(x + op_dir_dx[d]);
-  return chf->cell_index[c] + l;
+  return chf->cell_index[(int64_t)c + step[d]] + l;
 }
 
 op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *nlayers,
@@ -63,7 +68,9 @@ op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *
   uint32_t *lab = calloc(n1, sizeof *lab);
   uint32_t *queue = NULL, *lid = NULL, *map = NULL;
   lset *adj = NULL, *ovl = NULL, fl = {0};
+  int64_t step[4];
   if (!lab) return nomem(err);
+  col_steps(chf, step);
   /* REG-071: the area-blind sweep over the whole grid (no ring). */
   st = op_regions_sweep(chf, 0, 1, lab, &nids, err);
   if (st != OP_OK) goto done;
@@ -81,7 +88,7 @@ op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *
       for (uint32_t i = b; i < e; i++) {
         if (!lab[i]) continue;
         for (int d = 0; d < 4; d++) {
-          uint32_t j = nei(chf, i, x, z, d);
+          uint32_t j = nei(chf, step, i, c, d);
           if (j == OP_HF_NONE || !lab[j] || lab[j] == lab[i]) continue;
           if (!lset_add(&adj[lab[i]], lab[j]) || !lset_add(&adj[lab[j]], lab[i])) {
             st = nomem(err);
@@ -135,7 +142,7 @@ op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *
       for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
         if (lab[i]) continue;
         for (int d = 0; d < 4; d++) {
-          uint32_t j = nei(chf, i, x, z, d);
+          uint32_t j = nei(chf, step, i, c, d);
           if (j != OP_HF_NONE && lab[j]) { layer[i] = (uint16_t)(map[lid[lab[j]]] - 1); break; }
         }
       }
@@ -171,7 +178,9 @@ op_status op_regions_layers_from(const op_chf *chf, const uint16_t *layer, int32
   uint32_t *lab = calloc(n1, sizeof *lab);
   uint32_t *par = malloc(sizeof *par * n1);
   uint32_t nids = 1;
+  int64_t step[4];
   if (!lab || !par) { st = nomem(err); goto done; }
+  col_steps(chf, step);
   op_regions_paint_border(chf, border, lab); /* REG-080 */
   /* REG-080: union of spans joined by a -x or -z link: both walkable, outside the ring,
   ** one area, one layer. */
@@ -183,7 +192,7 @@ op_status op_regions_layers_from(const op_chf *chf, const uint16_t *layer, int32
         if (chf->areas[i] == OP_AREA_NULL || lab[i] == OP_REG_WORK_BORDER) continue;
         static const int dirs[2] = {0, 3};
         for (int k = 0; k < 2; k++) {
-          uint32_t j = nei(chf, i, x, z, dirs[k]);
+          uint32_t j = nei(chf, step, i, c, dirs[k]);
           if (j == OP_HF_NONE || chf->areas[j] != chf->areas[i] || lab[j] == OP_REG_WORK_BORDER ||
               layer[j] != layer[i])
             continue;

@@ -14,12 +14,16 @@ static op_status nomem(op_error *err) {
   return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
 }
 
-/* Span i's neighbour in direction d (absolute index) or OP_HF_NONE. */
-static uint32_t nei(const op_chf *chf, uint32_t i, int32_t x, int32_t z, int d) {
+/* step[d]: the column index of the neighbour in direction d minus the column's. */
+static void col_steps(const op_chf *chf, int64_t step[4]) {
+  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
+}
+
+/* Span i's (of column c) neighbour in direction d (absolute index) or OP_HF_NONE. */
+static uint32_t nei(const op_chf *chf, const int64_t step[4], uint32_t i, size_t c, int d) {
   uint8_t l = chf->spans[i].link[d];
   if (l == OP_CHF_NOT_CONNECTED) return OP_HF_NONE;
-  size_t c = (size_t)(z + op_dir_dz[d]) * (size_t)chf->grid.width + (size_t)(x + op_dir_dx[d]);
-  return chf->cell_index[c] + l;
+  return chf->cell_index[(int64_t)c + step[d]] + l;
 }
 
 /* Declared for regions_layers.c (internal to the REGIONS files). */
@@ -34,28 +38,32 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
   int32_t w = chf->grid.width, dpt = chf->grid.depth;
   int32_t x0 = border, x1 = w - border, z0 = border, z1 = dpt - border;
   uint32_t n = chf->nspans;
+  int64_t step[4];
+  col_steps(chf, step);
   /* Per row: sweep of each span of the row (temporary), per sweep its neighbour below,
-  ** its count, its final id; per final id the links counted from this row. */
+  ** its count, its final id; per final id the links counted from this row, and the ids
+  ** whose count this row made nonzero. */
   uint32_t *tmp = malloc(sizeof *tmp * (n ? n : 1));
   uint32_t *snei = malloc(sizeof *snei * (n + 2));
   uint32_t *sns = malloc(sizeof *sns * (n + 2));
   uint32_t *sid = malloc(sizeof *sid * (n + 2));
   uint32_t *below = calloc(n + 2, sizeof *below);
-  if (!tmp || !snei || !sns || !sid || !below) {
-    free(tmp); free(snei); free(sns); free(sid); free(below);
+  uint32_t *hit = malloc(sizeof *hit * (n + 2));
+  if (!tmp || !snei || !sns || !sid || !below || !hit) {
+    free(tmp); free(snei); free(sns); free(sid); free(below); free(hit);
     return nomem(err);
   }
   const uint32_t UNSET = 0, CONFLICT = 0xffffffffu;
   uint32_t next = 1;
   for (int32_t z = z0; z < z1; z++) {
-    uint32_t nsw = 0; /* sweeps 1..nsw of this row */
+    uint32_t nsw = 0, nhit = 0; /* sweeps 1..nsw of this row; hit[0 .. nhit - 1] */
     for (int32_t x = x0; x < x1; x++) {
       size_t c = (size_t)z * (size_t)w + (size_t)x;
       for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
         if (chf->areas[i] == OP_AREA_NULL) continue;
         /* REG-052: continue the sweep of the -x neighbour. */
         uint32_t s = 0;
-        uint32_t a = nei(chf, i, x, z, 0);
+        uint32_t a = nei(chf, step, i, c, 0);
         if (a != OP_HF_NONE && x - 1 >= x0 && chf->areas[a] != OP_AREA_NULL &&
             (any_area || chf->areas[a] == chf->areas[i]))
           s = tmp[a];
@@ -65,7 +73,7 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
           sns[s] = 0;
         }
         /* REG-054: the region below (-z). */
-        uint32_t b = nei(chf, i, x, z, 3);
+        uint32_t b = nei(chf, step, i, c, 3);
         if (b != OP_HF_NONE && z - 1 >= z0 && chf->areas[b] != OP_AREA_NULL &&
             (any_area || chf->areas[b] == chf->areas[i])) {
           uint32_t r = lab[b];
@@ -73,7 +81,7 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
             if (snei[s] == UNSET || snei[s] == r) {
               snei[s] = r;
               sns[s]++;
-              below[r]++;
+              if (below[r]++ == 0) hit[nhit++] = r;
             } else {
               snei[s] = CONFLICT;
             }
@@ -90,21 +98,16 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
       else
         sid[s] = next++;
     }
-    /* Clear the counts of this row (every region a span of the row links to below; those
-    ** labels are the previous row's, which this loop does not change) and give the row's
-    ** spans their ids. */
+    /* Clear the counts of this row and give the row's spans their ids. */
+    for (uint32_t k = 0; k < nhit; k++) below[hit[k]] = 0;
     for (int32_t x = x0; x < x1; x++) {
       size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
-        if (chf->areas[i] == OP_AREA_NULL) continue;
-        uint32_t b = nei(chf, i, x, z, 3);
-        if (b != OP_HF_NONE && lab[b] != 0 && lab[b] != OP_REG_WORK_BORDER) below[lab[b]] = 0;
-        lab[i] = sid[tmp[i]];
-      }
+      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
+        if (chf->areas[i] != OP_AREA_NULL) lab[i] = sid[tmp[i]];
     }
   }
   *nids = next;
-  free(tmp); free(snei); free(sns); free(sid); free(below);
+  free(tmp); free(snei); free(sns); free(sid); free(below); free(hit);
   return OP_OK;
 }
 

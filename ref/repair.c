@@ -41,7 +41,9 @@ typedef struct rp {
   uint32_t *rem, nrem;     /* removed spans, ascending */
   uint32_t *size, *lost, *first; /* nreg + 1: spans, removed spans, first span not removed */
   /* RT-102 */
-  uint32_t *inset, *ring, *seen, *queue; /* n each (epochs) */
+  uint8_t *tag;            /* n: RP_INSET | RP_RING | RP_SEEN (a span of region r is only
+                           ** tagged while r is checked: no epochs, no reset) */
+  uint32_t *queue;         /* n */
   uint64_t *pairs;         /* (region << 32) | ring span */
   uint32_t npairs, budget, count;
   /* RT-103 .. RT-105 */
@@ -67,9 +69,7 @@ static void rp_free(rp *w) {
   free(w->size);
   free(w->lost);
   free(w->first);
-  free(w->inset);
-  free(w->ring);
-  free(w->seen);
+  free(w->tag);
   free(w->queue);
   free(w->pairs);
   free(w->reg);
@@ -264,16 +264,23 @@ static op_status rings(rp *w, op_error *err) {
   return OP_OK;
 }
 
+/* Tags of w->tag: every span tagged while region r is checked is a span of r (the ring,
+** joined() and the searches reach only spans of r), and each region is checked once. */
+#define RP_INSET 1u       /* in the local set of RT-102 step 1 */
+#define RP_RING 2u        /* a ring span */
+#define RP_SEEN_LOCAL 4u  /* reached by step 1 */
+#define RP_SEEN_GLOBAL 8u /* reached by step 2 */
+
 /* RT-102 step 1 (global 0) or step 2 (global 1) for region r whose ring is
-** ring[0 .. nring - 1] (ascending; its spans tagged w->ring[s] == ep). Local: only the
-** spans tagged w->inset[s] == ep. Returns 1 when every ring span is reached, 0 when the
-** search ends without, -1 when the layer's count exceeds the budget. */
-static int search(rp *w, uint16_t r, const uint64_t *ring, uint32_t nring, uint32_t ep,
-                  int global) {
-  uint32_t mark = 2 * ep + (uint32_t)global, head = 0, tail = 0, reached = 1;
+** ring[0 .. nring - 1] (ascending; its spans tagged RP_RING). Local: only the spans tagged
+** RP_INSET. Returns 1 when every ring span is reached, 0 when the search ends without, -1
+** when the layer's count exceeds the budget. */
+static int search(rp *w, uint16_t r, const uint64_t *ring, uint32_t nring, int global) {
+  const uint8_t mark = global ? RP_SEEN_GLOBAL : RP_SEEN_LOCAL;
+  uint32_t head = 0, tail = 0, reached = 1;
   uint32_t nb[RP_MAX_JOINED];
   uint32_t s0 = (uint32_t)ring[0];
-  w->seen[s0] = mark;
+  w->tag[s0] |= mark;
   w->queue[tail++] = s0;
   for (;;) {
     if (reached == nring) return 1;
@@ -283,9 +290,9 @@ static int search(rp *w, uint16_t r, const uint64_t *ring, uint32_t nring, uint3
     uint32_t m = joined(w, u, r, nb);
     for (uint32_t j = 0; j < m; j++) {
       uint32_t v = nb[j];
-      if (w->seen[v] == mark || (!global && w->inset[v] != ep)) continue;
-      w->seen[v] = mark;
-      if (w->ring[v] == ep) reached++;
+      if ((w->tag[v] & mark) || (!global && !(w->tag[v] & RP_INSET))) continue;
+      w->tag[v] |= mark;
+      if (w->tag[v] & RP_RING) reached++;
       w->queue[tail++] = v;
     }
   }
@@ -297,26 +304,24 @@ static op_status check_split(rp *w, int *ok, op_error *err) {
   op_status st = rings(w, err);
   if (st != OP_OK) return st;
   uint32_t n1 = w->n ? w->n : 1;
-  w->inset = calloc(n1, sizeof *w->inset);
-  w->ring = calloc(n1, sizeof *w->ring);
-  w->seen = calloc(n1, sizeof *w->seen);
+  w->tag = calloc(n1, 1);
   w->queue = malloc(n1 * sizeof *w->queue);
-  if (!w->inset || !w->ring || !w->seen || !w->queue) return nomem(err);
+  if (!w->tag || !w->queue) return nomem(err);
   w->budget = w->n / 4 > 256 ? w->n / 4 : 256; /* RT-102 */
   w->count = 0;
   uint32_t nb[RP_MAX_JOINED];
   for (uint32_t k = 0; k < w->npairs;) { /* regions in ascending number */
     uint16_t r = (uint16_t)(w->pairs[k] >> 32);
-    uint32_t e = k, ep = r; /* epochs: the region number (> 0, distinct) */
+    uint32_t e = k;
     while (e < w->npairs && (uint16_t)(w->pairs[e] >> 32) == r) e++;
     for (uint32_t j = k; j < e; j++) { /* the local set: the ring and its joined spans */
       uint32_t s = (uint32_t)w->pairs[j];
-      w->ring[s] = w->inset[s] = ep;
+      w->tag[s] |= RP_RING | RP_INSET;
       uint32_t m = joined(w, s, r, nb);
-      for (uint32_t q = 0; q < m; q++) w->inset[nb[q]] = ep;
+      for (uint32_t q = 0; q < m; q++) w->tag[nb[q]] |= RP_INSET;
     }
-    int res = search(w, r, w->pairs + k, e - k, ep, 0);
-    if (res != 1) res = search(w, r, w->pairs + k, e - k, ep, 1);
+    int res = search(w, r, w->pairs + k, e - k, 0);
+    if (res != 1) res = search(w, r, w->pairs + k, e - k, 1);
     if (res != 1) {
       *ok = 0;
       return OP_OK;
