@@ -10,7 +10,11 @@
 -- request per line, for protocol_request), named by the FNV-1a 64 hash of its bytes, in
 -- <out>/tile_bytes/, <out>/snapshot_bytes/ or <out>/protocol_request/. A request stream that
 -- uses mesh.* ops is also a seed of the structured harness mesh_ops (its text mode replays a
--- request stream with the mesh oracles), in <out>/mesh_ops/. Re-running adds nothing twice.
+-- request stream with the mesh oracles), in <out>/mesh_ops/. The OBJ text of every obj.parse
+-- request (its JSON string unescaped to bytes) goes to <out>/obj_text/. (Tile cache snapshots
+-- of the scenarios are not seeds of tilecache_snapshot: they come from other caches and stop
+-- at `params` or `fingerprint`; fuzz/mkcorpus_bytes.c writes that corpus from the harness's
+-- own fixture.) Re-running adds nothing twice.
 local lfs = require "lfs"
 
 local traces, out = arg[1], arg[2]
@@ -46,10 +50,39 @@ local function mkdir_p(path)
   end
 end
 
+-- The JSON string that starts right after position i (the opening quote), unescaped to its
+-- bytes (\uXXXX as UTF-8, surrogate pairs joined; \u0000 a NUL byte), or nil when malformed.
+local SIMPLE = { ['"'] = '"', ["\\"] = "\\", ["/"] = "/", b = "\b", f = "\f", n = "\n", r = "\r", t = "\t" }
+local function json_string(line, i)
+  local parts, j = {}, i
+  while j <= #line do
+    local c = line:sub(j, j)
+    if c == '"' then return table.concat(parts) end
+    if c ~= "\\" then
+      parts[#parts + 1] = c; j = j + 1
+    else
+      local e = line:sub(j + 1, j + 1)
+      if SIMPLE[e] then
+        parts[#parts + 1] = SIMPLE[e]; j = j + 2
+      elseif e == "u" then
+        local cp = tonumber(line:sub(j + 2, j + 5), 16)
+        if not cp then return nil end
+        j = j + 6
+        local lo = line:match("^\\u(%x%x%x%x)", j)
+        if cp >= 0xD800 and cp < 0xDC00 and lo and tonumber(lo, 16) >= 0xDC00 and tonumber(lo, 16) < 0xE000 then
+          cp = 0x10000 + (cp - 0xD800) * 0x400 + (tonumber(lo, 16) - 0xDC00); j = j + 6
+        end
+        parts[#parts + 1] = utf8.char(cp)
+      else
+        return nil
+      end
+    end
+  end
+  return nil
+end
+
 local added, seen = 0, 0
-local function emit(harness, hex)
-  if #hex % 2 ~= 0 or hex:find("[^0-9a-f]") then return end -- not a byte string
-  local bytes = unhex(hex)
+local function emit_bytes(harness, bytes)
   local dir = out .. "/" .. harness
   mkdir_p(dir)
   local path = dir .. "/" .. fnv1a64(bytes)
@@ -61,6 +94,11 @@ local function emit(harness, hex)
   added = added + 1
 end
 
+local function emit(harness, hex)
+  if #hex % 2 ~= 0 or hex:find("[^0-9a-f]") then return end -- not a byte string
+  emit_bytes(harness, unhex(hex))
+end
+
 local function scan(path)
   local requests = {}
   for line in io.lines(path) do
@@ -70,6 +108,12 @@ local function scan(path)
     local harness = op and HARNESS[op]
     if harness then
       for hex in line:gmatch('"bytes":"([0-9a-f]*)"') do emit(harness, hex) end
+    end
+    -- obj.parse sends OBJ text as a JSON string: its bytes are an obj_text seed.
+    if op == "obj.parse" then
+      local at = line:find('"text":"', 1, true)
+      local text = at and json_string(line, at + 8)
+      if text then emit_bytes("obj_text", text) end
     end
   end
   -- The whole request stream of a scenario is one protocol_request input (small ones only).

@@ -4,6 +4,9 @@
 # sanitizer flags OSS-Fuzz gives ($CC, $CFLAGS, $LIB_FUZZING_ENGINE), and puts beside each
 # fuzzer its seed corpus ($OUT/<name>_seed_corpus.zip from fuzz/corpus/<name>/ and
 # fuzz/regressions/<name>/) and dictionary ($OUT/<name>.dict from fuzz/dict/<name>.dict).
+# The byte harnesses include fuzz/*.h (tilecache_fixture.h: the one cache fuzz_tilecache_snapshot
+# builds on its first input and keeps); fuzz/mkcorpus_bytes.c is a corpus generator, not a
+# harness (its output is committed in fuzz/corpus/), so it is not built here.
 # Run from the kit's top directory (the Dockerfile's WORKDIR), or set ONEPATH_SRC.
 #   local check: CC=clang CFLAGS="-fsanitize=address,fuzzer-no-link" \
 #                LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/out fuzz/oss-fuzz/build.sh
