@@ -34,30 +34,7 @@ static void write_settings(opj_w *w, const op_settings *s) {
   if (s->nobstacles) { /* SPAN-093: written only when there are obstacles */
     opj_w_key(w, "obstacles");
     opj_w_arr_begin(w);
-    for (uint32_t i = 0; i < s->nobstacles; i++) {
-      const op_obstacle *o = &s->obstacles[i];
-      opj_w_obj_begin(w);
-      opj_w_key(w, "shape");
-      opj_w_str(w, opd_shape_names[o->shape]);
-      const char *k1 = o->shape == OP_OBSTACLE_BOX ? "bmin" : "center";
-      const double *v1 = o->shape == OP_OBSTACLE_BOX ? o->bmin : o->center;
-      opj_w_key(w, k1);
-      opj_w_arr_begin(w);
-      for (int k = 0; k < 3; k++) opj_w_double(w, v1[k]);
-      opj_w_arr_end(w);
-      if (o->shape == OP_OBSTACLE_CYLINDER) {
-        opj_w_key(w, "radius"); opj_w_double(w, o->radius);
-        opj_w_key(w, "height"); opj_w_double(w, o->height);
-      } else {
-        const double *v2 = o->shape == OP_OBSTACLE_BOX ? o->bmax : o->half;
-        opj_w_key(w, o->shape == OP_OBSTACLE_BOX ? "bmax" : "half");
-        opj_w_arr_begin(w);
-        for (int k = 0; k < 3; k++) opj_w_double(w, v2[k]);
-        opj_w_arr_end(w);
-        if (o->shape == OP_OBSTACLE_ORIENTED_BOX) { opj_w_key(w, "yaw"); opj_w_double(w, o->yaw); }
-      }
-      opj_w_obj_end(w);
-    }
+    for (uint32_t i = 0; i < s->nobstacles; i++) opd_obstacle_write(w, &s->obstacles[i]);
     opj_w_arr_end(w);
   }
   if (s->nvolumes == 0) { /* SPAN-093: written only when there are volumes */
@@ -66,23 +43,7 @@ static void write_settings(opj_w *w, const op_settings *s) {
   }
   opj_w_key(w, "volumes");
   opj_w_arr_begin(w);
-  for (uint32_t i = 0; i < s->nvolumes; i++) {
-    const op_convex_volume *v = &s->volumes[i];
-    opj_w_obj_begin(w);
-    opj_w_key(w, "points");
-    opj_w_arr_begin(w);
-    for (uint32_t j = 0; j < v->npoints; j++) {
-      opj_w_arr_begin(w);
-      opj_w_double(w, v->points[j][0]);
-      opj_w_double(w, v->points[j][1]);
-      opj_w_arr_end(w);
-    }
-    opj_w_arr_end(w);
-    opj_w_key(w, "ymin"); opj_w_double(w, v->ymin);
-    opj_w_key(w, "ymax"); opj_w_double(w, v->ymax);
-    opj_w_key(w, "area"); opj_w_int(w, v->area);
-    opj_w_obj_end(w);
-  }
+  for (uint32_t i = 0; i < s->nvolumes; i++) opd_volume_write(w, &s->volumes[i]);
   opj_w_arr_end(w);
   opj_w_obj_end(w);
 }

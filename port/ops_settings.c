@@ -231,3 +231,48 @@ op_status opd_settings_decode_valid(const opj *o, opd_settings_dec *d, op_error 
   if (st == OP_OK) st = opd_settings_prefix(op_settings_validate(&d->s, err), err);
   return st;
 }
+
+/* ------------------------------------------------------------ writing (SPAN-093) */
+
+static void write_vec3(opj_w *w, const char *key, const double v[3]) {
+  opj_w_key(w, key);
+  opj_w_arr_begin(w);
+  for (int k = 0; k < 3; k++) opj_w_double(w, v[k]);
+  opj_w_arr_end(w);
+}
+
+void opd_obstacle_write(opj_w *w, const op_obstacle *o) {
+  opj_w_obj_begin(w);
+  opj_w_key(w, "shape");
+  opj_w_str(w, opd_shape_names[o->shape]);
+  if (o->shape == OP_OBSTACLE_CYLINDER) {
+    write_vec3(w, "center", o->center);
+    opj_w_key(w, "radius"); opj_w_double(w, o->radius);
+    opj_w_key(w, "height"); opj_w_double(w, o->height);
+  } else if (o->shape == OP_OBSTACLE_BOX) {
+    write_vec3(w, "bmin", o->bmin);
+    write_vec3(w, "bmax", o->bmax);
+  } else {
+    write_vec3(w, "center", o->center);
+    write_vec3(w, "half", o->half);
+    opj_w_key(w, "yaw"); opj_w_double(w, o->yaw);
+  }
+  opj_w_obj_end(w);
+}
+
+void opd_volume_write(opj_w *w, const op_convex_volume *v) {
+  opj_w_obj_begin(w);
+  opj_w_key(w, "points");
+  opj_w_arr_begin(w);
+  for (uint32_t j = 0; j < v->npoints; j++) {
+    opj_w_arr_begin(w);
+    opj_w_double(w, v->points[j][0]);
+    opj_w_double(w, v->points[j][1]);
+    opj_w_arr_end(w);
+  }
+  opj_w_arr_end(w);
+  opj_w_key(w, "ymin"); opj_w_double(w, v->ymin);
+  opj_w_key(w, "ymax"); opj_w_double(w, v->ymax);
+  opj_w_key(w, "area"); opj_w_int(w, v->area);
+  opj_w_obj_end(w);
+}

@@ -33,6 +33,10 @@ op_status opd_volumes_decode(const opj *jv, const char *pre, op_convex_volume **
 ** "<pre>.npoints"). No validation. */
 op_status opd_obstacle_decode(const opj *o, const char *pre, op_obstacle *ob, op_error *err);
 op_status opd_volume_decode(const opj *o, const char *pre, op_convex_volume *v, op_error *err);
+/* The JSON forms of SPAN-093 (what the decoders read): an obstacle object and a volume
+** object, members in the order SPAN-093 lists them. */
+void opd_obstacle_write(opj_w *w, const op_obstacle *o);
+void opd_volume_write(opj_w *w, const op_convex_volume *v);
 /* SPAN-093: prefixes err->field with "settings." when st is an error; returns st. */
 op_status opd_settings_prefix(op_status st, op_error *err);
 /* SPAN-093: decode, then validate (SPAN-030; its errors prefixed "settings."). */

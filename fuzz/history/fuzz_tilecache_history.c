@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "dispatch.h"
+#include "ops_settings.h"
 #include "fdp.h"
 #include "onepath.h"
 #include "onepath_build3d.h"
@@ -689,42 +690,8 @@ static void w_vec3d(opj_w *w, const double v[3]) {
   opj_w_arr_end(w);
 }
 
-static void w_obstacle_val(opj_w *w, const op_obstacle *o) {
-  static const char *names[3] = {"cylinder", "box", "oriented_box"};
-  opj_w_obj_begin(w);
-  opj_w_key(w, "shape");
-  opj_w_str(w, names[o->shape]);
-  if (o->shape == OP_OBSTACLE_CYLINDER) {
-    opj_w_key(w, "center"); w_vec3d(w, o->center);
-    opj_w_key(w, "radius"); opj_w_double(w, o->radius);
-    opj_w_key(w, "height"); opj_w_double(w, o->height);
-  } else if (o->shape == OP_OBSTACLE_BOX) {
-    opj_w_key(w, "bmin"); w_vec3d(w, o->bmin);
-    opj_w_key(w, "bmax"); w_vec3d(w, o->bmax);
-  } else {
-    opj_w_key(w, "center"); w_vec3d(w, o->center);
-    opj_w_key(w, "half"); w_vec3d(w, o->half);
-    opj_w_key(w, "yaw"); opj_w_double(w, o->yaw);
-  }
-  opj_w_obj_end(w);
-}
-
-static void w_volume_val(opj_w *w, const op_convex_volume *v) {
-  opj_w_obj_begin(w);
-  opj_w_key(w, "points");
-  opj_w_arr_begin(w);
-  for (uint32_t i = 0; i < v->npoints; i++) {
-    opj_w_arr_begin(w);
-    opj_w_double(w, v->points[i][0]);
-    opj_w_double(w, v->points[i][1]);
-    opj_w_arr_end(w);
-  }
-  opj_w_arr_end(w);
-  opj_w_key(w, "ymin"); opj_w_double(w, v->ymin);
-  opj_w_key(w, "ymax"); opj_w_double(w, v->ymax);
-  opj_w_key(w, "area"); opj_w_int(w, v->area);
-  opj_w_obj_end(w);
-}
+/* Obstacles and volumes are written by the port's own SPAN-093 writers
+** (opd_obstacle_write, opd_volume_write in port/ops_settings.c). */
 
 /* ------------------------------------------------------- requests and answers */
 
@@ -867,12 +834,12 @@ static void w_fresh_args(hist *h, opj_w *w, const opj *args, const opj *base) {
   opj_w_key(w, "volumes");
   opj_w_arr_begin(w);
   for (size_t i = 0; bv && bv->type == OPJ_ARR && i < bv->n; i++) opj_w_value(w, bv->items[i]);
-  for (int i = 0; i < h->m.nvols; i++) w_volume_val(w, &h->m.vols[i].v);
+  for (int i = 0; i < h->m.nvols; i++) opd_volume_write(w, &h->m.vols[i].v);
   opj_w_arr_end(w);
   opj_w_key(w, "obstacles");
   opj_w_arr_begin(w);
   for (size_t i = 0; bo && bo->type == OPJ_ARR && i < bo->n; i++) opj_w_value(w, bo->items[i]);
-  for (int i = 0; i < h->m.nobs; i++) w_obstacle_val(w, &h->m.obs[i].o);
+  for (int i = 0; i < h->m.nobs; i++) opd_obstacle_write(w, &h->m.obs[i].o);
   opj_w_arr_end(w);
   opj_w_obj_end(w);
   static const char *skip[] = {"settings", "preset", "partition", "detail_sample_distance", "repair", NULL};
@@ -1762,7 +1729,7 @@ static void gen_history(hist *h, fdp *f) {
     v.ymin = lv->ylo - 1;
     v.ymax = lv->yhi + 1;
     v.area = 7;
-    w_volume_val(&w, &v);
+    opd_volume_write(&w, &v);
     opj_w_arr_end(&w);
     op_obstacle o;
     memset(&o, 0, sizeof o);
@@ -1774,7 +1741,7 @@ static void gen_history(hist *h, fdp *f) {
     o.height = lv->yhi - lv->ylo + 2;
     opj_w_key(&w, "obstacles");
     opj_w_arr_begin(&w);
-    w_obstacle_val(&w, &o);
+    opd_obstacle_write(&w, &o);
     opj_w_arr_end(&w);
   }
   opj_w_obj_end(&w);
