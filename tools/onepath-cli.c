@@ -726,6 +726,16 @@ static uint32_t default_size(const char *level) {
   return 12; /* dungeon */
 }
 
+/* Keeps one --preset (P) or --set (S) value, in command-line order, for the settings
+** builder; sets has room for argc entries. 0, or the exit code of the failure. */
+static int keep_setting(char **sets, int *nsets, const char *opt, const char *val) {
+  size_t l = strlen(val) + 2;
+  sets[*nsets] = malloc(l);
+  if (!sets[*nsets]) return fail("out of memory");
+  snprintf(sets[(*nsets)++], l, "%c%s", opt[2] == 'p' ? 'P' : 'S', val);
+  return 0;
+}
+
 /* Handles one option shared by build and svg; 1 consumed, 0 not ours, -1 error. */
 static int input_option(args *a, input3d *in, int *status) {
   const char *o = a->argv[a->i], *v;
@@ -1028,11 +1038,8 @@ static int cmd_build(int argc, char **argv) {
     int st = 0;
     int r = input_option(&a, &in, &st);
     if (r < 0) { rc = st; break; }
-    if (r == 2) {
-      size_t l = strlen(argv[a.i]) + 2;
-      sets[nsets] = malloc(l);
-      if (!sets[nsets]) { rc = fail("out of memory"); break; }
-      snprintf(sets[nsets++], l, "%c%s", argv[a.i - 1][2] == 'p' ? 'P' : 'S', argv[a.i]);
+    if (r == 2) { /* a --preset or --set value, kept in order */
+      if ((rc = keep_setting(sets, &nsets, argv[a.i - 1], argv[a.i]))) break;
       continue;
     }
     if (r == 1) continue;
@@ -1735,11 +1742,8 @@ static int cmd_svg(int argc, char **argv) {
     int st = 0;
     int r = input_option(&a, &in, &st);
     if (r < 0) { rc = st; break; }
-    if (r == 2) {
-      size_t l = strlen(argv[a.i]) + 2;
-      sets[nsets] = malloc(l);
-      if (!sets[nsets]) { rc = fail("out of memory"); break; }
-      snprintf(sets[nsets++], l, "%c%s", argv[a.i - 1][2] == 'p' ? 'P' : 'S', argv[a.i]);
+    if (r == 2) { /* a --preset or --set value, kept in order */
+      if ((rc = keep_setting(sets, &nsets, argv[a.i - 1], argv[a.i]))) break;
       continue;
     }
     if (r == 1) continue;
@@ -2218,11 +2222,8 @@ static int cmd_tilecache(int argc, char **argv) {
     int st = 0;
     int r = input_option(&a, &in, &st);
     if (r < 0) { rc = st; break; }
-    if (r == 2) {
-      size_t l = strlen(argv[a.i]) + 2;
-      sets[nsets] = malloc(l);
-      if (!sets[nsets]) { rc = fail("out of memory"); break; }
-      snprintf(sets[nsets++], l, "%c%s", argv[a.i - 1][2] == 'p' ? 'P' : 'S', argv[a.i]);
+    if (r == 2) { /* a --preset or --set value, kept in order */
+      if ((rc = keep_setting(sets, &nsets, argv[a.i - 1], argv[a.i]))) break;
       continue;
     }
     if (r == 1) continue;
