@@ -6,8 +6,8 @@
 ** and global indices, area-0 spans, other areas), idempotence and order, validation
 ** errors (kind, field, value) and the x/z box and tile-queue test.
 **
-** Clauses: the seed's rules of spec/build3d-runtime.md, cited "RT: <rule>" until that
-** section numbers them; validation also SPAN-033. Expected values are derived by hand in
+** Clauses: spec/build3d-runtime.md RT-020 (growth), RT-021 (footprint and height tests),
+** RT-022 (marking), RT-023 (validation), RT-025 (box), RT-050 (queueing); SPAN-033. Expected values are derived by hand in
 ** the comments (cell size 1 and origin 0 unless stated: column x has centre x + 0.5).
 */
 #include <math.h>
@@ -67,7 +67,7 @@ static op_chf *marked(int n, op_obstacle o, int R, size_t *count) {
 
 /* ------------------------------------------------------------ cylinder */
 
-/* RT: obstacle growth, RT: obstacle footprint test. Cylinder at (0.5, _, 0.5), r = 2,
+/* RT-020 (obstacle growth), RT-021 (obstacle footprint test). Cylinder at (0.5, _, 0.5), r = 2,
 ** R = 2 cells of 1: g = 2, r + g = 4, (r + g)^2 = 16. Column (4, 0): dx = 4.5 - 0.5 = 4,
 ** dz = 0, 16 <= 16: included. Moving the centre to 0.5 - 2^-50: dx = 4 + 2^-50 (exact),
 ** dx*dx = 16 + 2^-47 + 2^-100 rounds to 16 + 2^-47 (spacing 2^-48 above 16): excluded.
@@ -75,7 +75,7 @@ static op_chf *marked(int n, op_obstacle o, int R, size_t *count) {
 ** a = 0: b 0..4 (5); a = 1: 0..3 (4); a = 2: 0..3 (4); a = 3: 0..2 (3); a = 4: 0 (1) =
 ** 17; the moved centre loses (4, 0) only ((0, 4) now has dx = 2^-50, dx*dx = 2^-100,
 ** 16 + 2^-100 rounds to 16): 16. */
-OPT_TEST(cylinder_boundary_axis, "RT: obstacle footprint test") {
+OPT_TEST(cylinder_boundary_axis, "RT-021") {
   op_obst p;
   OPT_CHECK(op_obst_growth(2, 1.0) == 2.0);
   OPT_CHECK(op_obst_prepare(&(op_obstacle){0}, 2, 1.0, &p, NULL) == OP_E_RANGE); /* r = 0 */
@@ -101,12 +101,12 @@ OPT_TEST(cylinder_boundary_axis, "RT: obstacle footprint test") {
   op_chf_free(c);
 }
 
-/* RT: obstacle footprint test, off the axes. Centre (0.5, 0.5), r = 3, R = 2: r + g = 5;
+/* RT-021 (obstacle footprint test), off the axes. Centre (0.5, 0.5), r = 3, R = 2: r + g = 5;
 ** column (3, 4): dx = 3, dz = 4, 9 + 16 = 25 <= 25 = 5 * 5: included. r = 3 - 2^-50
 ** (exact): r + g = 5 - 2^-50 (exact, spacing 2^-50 in [4, 8)); its square
 ** 25 - 2.5 * 2^-48 + 2^-100 rounds to 25 - 2^-47 (spacing 2^-48 in [16, 32)) < 25:
 ** excluded, while (2, 4) (4 + 16 = 20) stays. */
-OPT_TEST(cylinder_boundary_diagonal, "RT: obstacle footprint test") {
+OPT_TEST(cylinder_boundary_diagonal, "RT-021") {
   op_obst p;
   op_obstacle o = fx_cylinder(0.5, 0, 0.5, 3, 1);
   OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK && p.rg2 == 25);
@@ -124,12 +124,12 @@ OPT_TEST(cylinder_boundary_diagonal, "RT: obstacle footprint test") {
 
 /* ------------------------------------------------------------ box */
 
-/* RT: obstacle footprint test. Box x, z in [2.5, 3.5], R = 2: grown [0.5, 5.5]: columns
+/* RT-021 (obstacle footprint test). Box x, z in [2.5, 3.5], R = 2: grown [0.5, 5.5]: columns
 ** 0..5 (centres 0.5 and 5.5 on the boundary) on both axes: 36 of an 8 x 8 floor.
 ** bmin.x = 2.5 + 2^-51 (exact): fl(bmin.x - 2) = 0.5 + 2^-51 > 0.5: column x = 0 out
 ** (30). bmax.z = 3.5 - 2^-50: fl(bmax.z + 2) = 5.5 - 2^-50 (exact in [4, 8)) < 5.5:
 ** row z = 5 out as well (5 x 5 = 25). */
-OPT_TEST(box_boundary, "RT: obstacle footprint test") {
+OPT_TEST(box_boundary, "RT-021") {
   size_t k;
   op_obstacle o = fx_box(2.5, 0, 2.5, 3.5, 2, 3.5);
   op_chf *c = marked(8, o, 2, &k);
@@ -152,12 +152,12 @@ OPT_TEST(box_boundary, "RT: obstacle footprint test") {
 
 /* ------------------------------------------------------------ oriented box */
 
-/* RT: obstacle footprint test at yaw 0: SinCos(0) = (0, 1) exactly (MATH-031), so
+/* RT-021 (obstacle footprint test) at yaw 0: SinCos(0) = (0, 1) exactly (MATH-031), so
 ** u = dx, v = dz. Centre (3, 3), hx = 0.5, hz = 1.5, R = 2: |dx| <= 2.5, |dz| <= 3.5:
 ** x in 0..5 (centres 0.5..5.5), z in 0..6 (0.5..6.5): 42 columns of an 8 x 8 floor, the
 ** outer ones on the boundary. hx = 0.5 - 2^-51: hx + g = 2.5 - 2^-51 (exact): columns 0
 ** and 5 out: 4 x 7 = 28. */
-OPT_TEST(oriented_yaw0, "RT: obstacle footprint test") {
+OPT_TEST(oriented_yaw0, "RT-021") {
   op_obstacle o = fx_obox(3, 0, 3, 0.5, 1, 1.5, 0);
   op_obst p;
   OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
@@ -175,7 +175,7 @@ OPT_TEST(oriented_yaw0, "RT: obstacle footprint test") {
   op_chf_free(c);
 }
 
-/* RT: obstacle footprint test at yaw fl(pi/2): SinCos gives s = 1 (sin of a point
+/* RT-021 (obstacle footprint test) at yaw fl(pi/2): SinCos gives s = 1 (sin of a point
 ** 6.1e-17 short of pi/2 is 1 - 1.9e-33, rounding to 1) and c = cos(fl(pi/2)) ~ 6.12e-17,
 ** positive and below 2^-53. The yaw turns +x towards +z, so the box's x half size now lies
 ** along z: the same box as above covers |dx| <= 3.5, |dz| <= 2.5: x in 0..6, z in 0..5.
@@ -183,7 +183,7 @@ OPT_TEST(oriented_yaw0, "RT: obstacle footprint test") {
 ** dz = -2.5, u = fl(fl(3.5c) - 2.5) with 3.5c ~ 2.14e-16 below half the spacing of 2.5
 ** (2^-52 ~ 2.22e-16): u = -2.5; v = fl(fl(-2.5c) - 3.5) = -3.5 likewise. At yaw -pi/2
 ** (s = -1, same c, MATH: SinCos(-a) = (-s, c)) the footprint is the same set. */
-OPT_TEST(oriented_yaw_half_pi, "RT: obstacle footprint test") {
+OPT_TEST(oriented_yaw_half_pi, "RT-021") {
   double s, cc;
   OPT_CHECK(op_sincos(HALF_PI, &s, &cc, NULL) == OP_OK && s == 1.0 && cc > 0 && cc < 0x1p-53);
   for (int sign = -1; sign <= 1; sign += 2) {
@@ -198,14 +198,14 @@ OPT_TEST(oriented_yaw_half_pi, "RT: obstacle footprint test") {
   }
 }
 
-/* RT: obstacle footprint test, rotated. Yaw fl(pi/4): s and c both ~0.70711 (SinCos
+/* RT-021 (obstacle footprint test), rotated. Yaw fl(pi/4): s and c both ~0.70711 (SinCos
 ** within an ulp or two of sqrt(1/2)). Centre (4, 4), hx = 3, hz = 1, R = 0: with
 ** dx = x - 3.5, dz = z - 3.5, S = dx + dz = x + z - 7, D = dz - dx = z - x (integers),
 ** u ~ 0.70711 S and v ~ 0.70711 D: inside iff |S| <= 4.2426 and |D| <= 1.4142, that is
 ** |x + z - 7| <= 4 and |z - x| <= 1 (no point within 0.2 of a boundary). R = 1 (g = 1):
 ** |S| <= 5.657, |D| <= 2.828: |x + z - 7| <= 5, |z - x| <= 2. Yaw -pi/4 turns the long
 ** axis onto x = -z: the roles of S and D swap. */
-OPT_TEST(oriented_rotated, "RT: obstacle footprint test") {
+OPT_TEST(oriented_rotated, "RT-021") {
   for (int R = 0; R <= 1; R++)
     for (int sign = -1; sign <= 1; sign += 2) {
       op_obstacle o = fx_obox(4, 0, 4, 3, 1, 1, sign * QUARTER_PI);
@@ -251,9 +251,9 @@ static int height_mask(op_obstacle o) {
   return m;
 }
 
-/* RT: obstacle height test, both ends included: cylinder [y, y + h], box [min y, max y],
+/* RT-021 (obstacle height test), both ends included: cylinder [y, y + h], box [min y, max y],
 ** oriented box [y - hy, y + hy]; floors 5, 10, 15 (mask: lowest floor first). */
-OPT_TEST(height_range_ends, "RT: obstacle height test") {
+OPT_TEST(height_range_ends, "RT-021") {
   OPT_CHECK(height_mask(fx_cylinder(0.5, 5, 0.5, 1, 5)) == 110);                 /* [5, 10] */
   OPT_CHECK(height_mask(fx_cylinder(0.5, 5 + 0x1p-50, 0.5, 1, 5)) == 10);        /* 5 just below */
   OPT_CHECK(height_mask(fx_cylinder(0.5, 10, 0.5, 1, 0)) == 10);               /* h = 0: [10, 10] */
@@ -275,11 +275,11 @@ OPT_TEST(height_range_ends, "RT: obstacle height test") {
 
 /* ------------------------------------------------------------ marking */
 
-/* RT: obstacle marking. Only non-zero areas are touched (an area-0 span is not counted),
+/* RT-022 (obstacle marking). Only non-zero areas are touched (an area-0 span is not counted),
 ** any non-zero area (here 5) becomes 0, columns without spans are skipped, and marking is
 ** idempotent and independent of order: A then B equals B then A, and a second pass
 ** changes nothing. */
-OPT_TEST(marking_idempotent, "RT: obstacle marking") {
+OPT_TEST(marking_idempotent, "RT-022") {
   op_obstacle a = fx_cylinder(2, 0, 2, 1.5, 2), b = fx_box(3, 0, 0, 5, 2, 8);
   op_chf *c1 = floor_chf(8), *c2 = floor_chf(8);
   OPT_CHECK(c1 && c2);
@@ -306,12 +306,12 @@ OPT_TEST(marking_idempotent, "RT: obstacle marking") {
   op_chf_free(c2);
 }
 
-/* RT: obstacle marking over the whole grid, border included, with global indices: a grid
+/* RT-022 (obstacle marking) over the whole grid, border included, with global indices: a grid
 ** at origin (10, 20), cs 0.5, first column/row -2 (a tile's border): column 0's centre is
 ** fl(10 + fl(fl(-2 + 0.5) * 0.5)) = 9.25, row 0's 19.25. A box x in [9, 9.5], z in
 ** [19, 19.5] (R = 0) holds exactly the centre (9.25, 19.25): one span, column (0, 0). With
 ** R = 1 (g = 0.5): [8.5, 10] x [18.5, 20]: centres 9.25, 9.75 on each axis: 4 spans. */
-OPT_TEST(marking_border_global, "RT: obstacle marking") {
+OPT_TEST(marking_border_global, "RT-022") {
   op_obstacle o = fx_box(9, 0, 19, 9.5, 2, 19.5);
   for (int R = 0; R <= 1; R++) {
     op_chf *c = floor_grid(6, 10, 20, 0.5, -2, -2);
@@ -323,10 +323,10 @@ OPT_TEST(marking_border_global, "RT: obstacle marking") {
   }
 }
 
-/* RT: obstacle marking. A list is validated in full before anything is marked: a bad
+/* RT-022 (obstacle marking). A list is validated in full before anything is marked: a bad
 ** second obstacle leaves the first unapplied (the heightfield unchanged) and names
 ** obstacles[1]. A cell size other than the prepared one marks nothing. */
-OPT_TEST(marking_list_atomic, "RT: obstacle marking") {
+OPT_TEST(marking_list_atomic, "RT-022") {
   op_obstacle l[2] = {fx_cylinder(2, 0, 2, 1, 2), fx_cylinder(2, 0, 2, -1, 2)};
   op_chf *c = floor_chf(4);
   op_error e;
@@ -340,10 +340,10 @@ OPT_TEST(marking_list_atomic, "RT: obstacle marking") {
   op_chf_free(c);
 }
 
-/* RT: obstacle marking over every column: the marking (which skips columns far from the
+/* RT-022 (obstacle marking) over every column: the marking (which skips columns far from the
 ** grown box) equals testing every column of the grid with the footprint and height tests,
 ** on random obstacles, also far from the origin and with a small cell size. */
-OPT_TEST(marking_every_column, "RT: obstacle marking") {
+OPT_TEST(marking_every_column, "RT-022") {
   op_prng r;
   op_prng_seed(&r, 5);
   static const double frames[3][2] = {{0, 0.5}, {2097000, 0x1p-10}, {-2097000.25, 3}};
@@ -399,7 +399,7 @@ typedef struct bad_case {
 
 #define BIG 0x1.0000000000001p21 /* one ulp above 2^21 */
 
-/* SPAN-033, RT: obstacle validation: every number finite and within +-2^21, sizes
+/* SPAN-033, RT-023 (obstacle validation): every number finite and within +-2^21, sizes
 ** positive, box min <= max, every extent within +-2^21; kind, field (the shape's name as
 ** prefix) and value (shortest form: NaN, Infinity). op_settings_validate with the
 ** obstacle as obstacles[0] reports the same field (prefix obstacles[0].) where SPAN-033
@@ -483,11 +483,11 @@ OPT_TEST(validation_errors, "SPAN-033") {
 
 /* ------------------------------------------------------------ queueing */
 
-/* RT: which tiles rebuild: the x/z box of the grown shape. g = 1. Cylinder (10, _, 10),
+/* RT-050 (which tiles rebuild): the x/z box of the grown shape. g = 1. Cylinder (10, _, 10),
 ** r 1: [8, 12]^2. Box [1, 2] x [3, 5]: [0, 3] x [2, 6]. Oriented box centre (0, 0),
 ** hx 2, hz 1: yaw 0: ex = 3 * 1 + 2 * 0 = 3, ez = 3 * 0 + 2 * 1 = 2; yaw pi/2 (s = 1,
 ** c < 2^-53): ex = fl(fl(3c) + 2) = 2, ez = fl(3 + fl(2c)) = 3. */
-OPT_TEST(queue_box, "RT: which tiles rebuild") {
+OPT_TEST(queue_box, "RT-050") {
   op_obst p;
   op_obstacle o = fx_cylinder(10, 0, 10, 1, 1);
   OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.g == 1);
@@ -522,13 +522,13 @@ static op_hf_grid tile_grid(int tx, int tz) {
   return g;
 }
 
-/* RT: which tiles rebuild. Tile tx's grid covers x in [8tx - 2.5, 8tx + 10.5]; widened by
+/* RT-050 (which tiles rebuild). Tile tx's grid covers x in [8tx - 2.5, 8tx + 10.5]; widened by
 ** R + 1 = 3 cells (1.5): [8tx - 4, 8tx + 12]. Cylinder (20, _, 4), r 1, g 1: box x
 ** [18, 22], z [2, 6]: tx 1 ([4, 20]), 2 ([12, 28]) and 3 ([20, 36], touching at 20) are
 ** queued, 0 and 4 not; on z, tz 0 ([-4, 12]) and tz 1 ([4, 20]) meet [2, 6], tz 2
 ** ([12, 28]) does not.
 ** A box whose grown min x is exactly 12 touches tile 0 (hi 12); one ulp more does not. */
-OPT_TEST(queue_tiles, "RT: which tiles rebuild") {
+OPT_TEST(queue_tiles, "RT-050") {
   op_obst p;
   op_obstacle o = fx_cylinder(20, 0, 4, 1, 1);
   OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
@@ -549,10 +549,10 @@ OPT_TEST(queue_tiles, "RT: which tiles rebuild") {
   OPT_CHECK(!op_obst_tile_queued(&p, &g0));
 }
 
-/* RT: which tiles rebuild, generous: whenever marking a tile's bordered grid changes a
+/* RT-050 (which tiles rebuild), generous: whenever marking a tile's bordered grid changes a
 ** span, the tile is queued -- random obstacles of the three shapes (any yaw, radius up to
 ** 6 cells) around a 4-cell tile with its border. */
-OPT_TEST(queue_covers_marking, "RT: which tiles rebuild") {
+OPT_TEST(queue_covers_marking, "RT-050") {
   op_prng r;
   op_prng_seed(&r, 77);
   int marked_tiles = 0, bad = 0;
