@@ -28,7 +28,7 @@
 
 #include "onepath.h"
 #include "onepath_build2d.h"
-#include "g2d.h"
+#include "build2d/geometry/g2d.h"
 
 static double now_ms(void) {
   struct timespec ts;

@@ -53,7 +53,7 @@
 #include "fdp.h"
 #include "onepath.h"
 #include "onepath_build2d.h"
-#include "../ref/g2d.h"
+#include "../ref/build2d/geometry/g2d.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
 ** fuzz_obj_text.c -- untrusted Wavefront OBJ text (ObjReader.Parse, build3d-spans.md
-** SPAN-080 .. SPAN-088; ref/obj.c).
+** SPAN-080 .. SPAN-088; ref/build3d/spans/obj.c).
 **
 ** Oracles, for each input X (the bytes as they are: NULs, CRs, non-ASCII included):
 **  1. op_obj_parse(X) fails: the error's kind is the returned status and one of format,

@@ -34,6 +34,7 @@
 
 #include "onepath.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #include "tilecache_fixture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -24,6 +24,7 @@
 #include "onepath.h"
 #include "onepath_build3d.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #include "tilecache_fixture.h"
 
 static int failed;

@@ -15,6 +15,7 @@
 
 #include "onepath_build3d.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 
 #define TCFIX_LEVEL "terrain"
 #define TCFIX_SEED 5u

@@ -48,6 +48,34 @@ typedef struct op_error {
 ** "limit", "out_of_memory". */
 const char *op_status_name(op_status s);
 
+/* Error helpers, for the library and for hosts built on it (the protocol server, tools)
+** that report their own errors in the library's form (CONF-0xx error contract). */
+
+/* Fill err (if non-NULL) and return kind. `field` is the spec'd field name, `value`
+** the offending value already formatted; fmt/... is the sentence for people. The
+** message always ends up naming field and value. (CONF-0xx) */
+op_status op_fail(op_error *err, op_status kind, const char *field, const char *value,
+                  const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Same, formatting a double value in shortest round-trip form ("NaN", "Infinity",
+** "-Infinity", "-0" for the special values). */
+op_status op_fail_d(op_error *err, op_status kind, const char *field, double value,
+                    const char *why);
+/* Same, for an integer value. */
+op_status op_fail_i(op_error *err, op_status kind, const char *field, long long value,
+                    const char *why);
+
+/* Shortest text that reads back as the same double (buffer of at least 32 bytes). */
+void op_format_double(char *buf, size_t size, double v);
+
+/* Clear err to OP_OK. */
+void op_clear(op_error *err);
+
+
 /* Bytes owned by the caller after a successful call; release with op_bytes_free. */
 typedef struct op_bytes {
   uint8_t *data;

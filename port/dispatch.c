@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "onepath_pipeline.h"
-#include "../ref/internal.h"
+#include "onepath_tilecache.h"
+#include "../ref/core/internal.h"
 
 /* CONF-043: at most this many handles are ever allocated in one session. */
 #define OPD_MAX_HANDLES (1 << 24)

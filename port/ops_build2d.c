@@ -13,7 +13,7 @@
 
 #include "dispatch.h"
 #include "onepath_build2d.h"
-#include "../ref/internal.h"
+#include "../ref/core/internal.h"
 
 static op_status nomem(op_error *err) { return op_fail(err, OP_E_NOMEM, "args", "", "out of memory"); }
 

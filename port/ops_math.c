@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "dispatch.h"
-#include "../ref/internal.h"
-#include "../ref/opmath.h"
+#include "../ref/core/internal.h"
+#include "../ref/math/opmath.h"
 
 #define MATH_MAX_COUNT 65536 /* MATH-054 */
 

@@ -11,8 +11,8 @@
 #include "dispatch.h"
 #include "ops_pipeline.h"
 #include "ops_stage.h"
-#include "../ref/assembly.h"
-#include "../ref/internal.h"
+#include "../ref/build3d/polys/assembly.h"
+#include "../ref/core/internal.h"
 
 /* POLY-233: the tile hook keeps a copy of every tile the build adds. */
 static void keep_tile(void *ud, int32_t tx, int32_t tz, const op_tile *tile) {

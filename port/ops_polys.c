@@ -9,10 +9,10 @@
 #include "dispatch.h"
 #include "ops_stage.h"
 #include "onepath_build3d.h"
-#include "../ref/contours.h"
-#include "../ref/internal.h"
-#include "../ref/polys.h"
-#include "../ref/regions.h"
+#include "../ref/build3d/contours/contours.h"
+#include "../ref/core/internal.h"
+#include "../ref/build3d/polys/polys.h"
+#include "../ref/build3d/regions/regions.h"
 
 
 /* POLY-091 */

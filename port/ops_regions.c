@@ -9,8 +9,8 @@
 
 #include "dispatch.h"
 #include "onepath_build3d.h"
-#include "../ref/internal.h"
-#include "../ref/regions.h"
+#include "../ref/core/internal.h"
+#include "../ref/build3d/regions/regions.h"
 
 static uint32_t rd32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;

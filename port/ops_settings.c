@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ref/internal.h"
-#include "../ref/opmath.h"
+#include "../ref/core/internal.h"
+#include "../ref/math/opmath.h"
 
 const char *const opd_partition_names[3] = {"watershed", "monotone", "layers"}; /* SPAN-002 */
 const char *const opd_shape_names[3] = {"cylinder", "box", "oriented_box"};    /* SPAN-004 */

@@ -11,7 +11,7 @@
 #include "dispatch.h"
 #include "ops_settings.h"
 #include "onepath_build3d.h"
-#include "../ref/internal.h"
+#include "../ref/core/internal.h"
 
 /* The decoded common arguments: settings (a settings object, or a preset with optional
 ** volumes) and triangles. */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "ops_stage.h"
-#include "../ref/internal.h"
+#include "../ref/core/internal.h"
 
 /* Prefixes err->field with `pre` (the argument that holds the failing member). */
 void opd_prefix_field(op_error *err, const char *pre) {

@@ -7,8 +7,8 @@
 
 #include "dispatch.h"
 #include "onepath_build3d.h"
-#include "../ref/contours.h"
-#include "../ref/regions.h"
+#include "../ref/build3d/contours/contours.h"
+#include "../ref/build3d/regions/regions.h"
 
 /* Prefixes err->field with `pre` (the argument that holds the failing member). */
 void opd_prefix_field(op_error *err, const char *pre);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "dispatch.h"
-#include "../ref/internal.h"
+#include "../ref/core/internal.h"
 
 /* Everything decoded from tile.create's args; owns its arrays. */
 typedef struct targs {

@@ -23,7 +23,7 @@ case $(uname -m) in x86_64|amd64) cflags="$cflags -msse2 -mfpmath=sse" ;; esac
 objs=()
 for s in ref/*.c; do
   o=$out/obj/$(basename "$s" .c).o
-  if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ ref/g2d.h -nt "$o" ] || [ ref/internal.h -nt "$o" ]; then
+  if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ ref/build2d/geometry/g2d.h -nt "$o" ] || [ ref/core/internal.h -nt "$o" ]; then
     $cc $cflags -c "$s" -o "$o"
   fi
   objs+=("$o")

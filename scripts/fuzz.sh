@@ -56,7 +56,7 @@ xxcflags=$(pkg-config --cflags libxxhash 2>/dev/null || true)
 xxlibs=$(pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash)
 cflags="-std=c11 -O1 -g -ffp-contract=off -fno-fast-math -Iinclude -Iref -Iport -Ifuzz $xxcflags"
 libs="$xxlibs -lm"
-srcs="$(ls ref/*.c) $(ls port/*.c | grep -v port/main.c)"
+srcs="$(find ref -name "*.c" | sort) $(ls port/*.c | grep -v port/main.c)"
 
 # The library is compiled once per engine into an archive; each harness links against it.
 build_lib() { # $1 = compiler, $2 = instrumentation flags, $3 = archive

@@ -23,7 +23,7 @@ local C = require("clauses")
 local lfs = require("lfs")
 
 local function group_locs(list)
-  -- {file -> {lines}} in first-seen file order: "ref/mesh.c:77,87 port/x.c:3"
+  -- {file -> {lines}} in first-seen file order: "ref/navmesh/mesh.c:77,87 port/x.c:3"
   local order, by = {}, {}
   for _, e in ipairs(list) do
     if not by[e.file] then by[e.file] = {}; order[#order + 1] = e.file end

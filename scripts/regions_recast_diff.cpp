@@ -39,8 +39,8 @@
 
 extern "C" {
 #include "onepath_build3d.h"
-#include "contours.h"
-#include "regions.h"
+#include "build3d/contours/contours.h"
+#include "build3d/regions/regions.h"
 }
 
 static double now(void) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 
 /* The grid of a hand-made heightfield (SPAN-100): w x d columns of cs x ch, height rows,
 ** origin 0, first column and row 0. */

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "contours.h"
+#include "build3d/contours/contours.h"
 #include "optest.h"
-#include "regions.h"
+#include "build3d/regions/regions.h"
 
 /* ------------------------------------------------------------ hand-made fields */
 

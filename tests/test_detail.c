@@ -9,12 +9,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "assembly.h"
-#include "g2d.h"
-#include "internal.h"
+#include "build3d/polys/assembly.h"
+#include "build2d/geometry/g2d.h"
+#include "core/internal.h"
 #include "optest.h"
 #include "onepath_pipeline.h"
-#include "regions.h"
+#include "build3d/regions/regions.h"
 
 static op_settings no_sampling(void) {
   op_settings s;

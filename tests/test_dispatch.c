@@ -308,7 +308,7 @@ static uint64_t next_u64(opd_session *s, int64_t h) {
   return u;
 }
 
-/* xoshiro256** written here from MATH-041 .. MATH-043 (not from ref/math.c). */
+/* xoshiro256** written here from MATH-041 .. MATH-043 (not from ref/math/math.c). */
 static uint64_t rotl64(uint64_t v, int r) { return (v << r) | (v >> (64 - r)); }
 static uint64_t spec_next(uint64_t st[4]) {
   uint64_t out = rotl64(st[1] * 5, 7) * 9, t = st[1] << 17;

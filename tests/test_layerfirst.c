@@ -1,6 +1,6 @@
 /*
-** test_layerfirst.c -- layer-first tiles and the pipeline contract (ref/pipeline.c,
-** ref/layerfirst.c, ref/pipeline_internal.h; spec/build3d-runtime.md RT-010, RT-015,
+** test_layerfirst.c -- layer-first tiles and the pipeline contract (ref/build3d/pipeline/pipeline.c,
+** ref/build3d/pipeline/layerfirst.c, ref/build3d/pipeline/pipeline_internal.h; spec/build3d-runtime.md RT-010, RT-015,
 ** RT-080 .. RT-087): which builds are layer first; a one-layer tile equals the general path byte for byte and a tile of
 ** several layers has the general path's walkable area within 1 % on the generated levels;
 ** the layer view; the layers are made before the settings' volumes and obstacles; the
@@ -15,11 +15,11 @@
 #include <string.h>
 
 #include "fixtures3d.h"
-#include "internal.h"
-#include "mesh_internal.h"
-#include "obstacles.h"
+#include "core/internal.h"
+#include "navmesh/mesh_internal.h"
+#include "build3d/spans/obstacles.h"
 #include "optest.h"
-#include "pipeline_internal.h"
+#include "build3d/pipeline/pipeline_internal.h"
 
 /* ------------------------------------------------------------ helpers */
 

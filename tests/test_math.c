@@ -10,7 +10,7 @@
 **   - xoshiro256** outputs published in DSCF-1224/xoshiro-fortran (test/README.md),
 **     the first three also derived by hand in the comment below;
 **   - splitmix64/xoshiro256** streams from an independent Python model of the spec
-**     text (arbitrary-precision integers, written apart from ref/math.c).
+**     text (arbitrary-precision integers, written apart from ref/math/math.c).
 ** Environment: OP_MATH_SWEEP=N runs an extra SinCos sweep of N random points.
 */
 #include <float.h>
@@ -23,7 +23,7 @@
 #include "dispatch.h"
 #include "onepath.h"
 #include "onepath_build3d.h"
-#include "opmath.h"
+#include "math/opmath.h"
 #include "optest.h"
 
 /* ------------------------------------------------------------------ helpers */
@@ -532,7 +532,7 @@ OPT_TEST(prng_seed_splitmix, "MATH-042") {
   /* Seed 0: the four SplitMix64 outputs (the first, e220a8397b1dcdaf, is the
   ** widely published first output of SplitMix64 from 0); the rest from the
   ** independent Python model of MATH-041..045 (arbitrary-precision integers, written
-  ** apart from ref/math.c; see the MATH report). */
+  ** apart from ref/math/math.c; see the MATH report). */
   op_prng r;
   op_prng_seed(&r, 0);
   OPT_CHECK(r.s[0] == 0xe220a8397b1dcdafu && r.s[1] == 0x6e789e6aa1b965f4u &&

@@ -13,7 +13,7 @@
 
 #include "artifact.h"
 #include "fixtures3d.h"
-#include "mesh_internal.h"
+#include "navmesh/mesh_internal.h"
 #include "optest.h"
 
 static op_tile *strip_tile(int x, int z, int layer, double oy, int n, const float *cuts,

@@ -1,5 +1,5 @@
 /*
-** test_mesh_batch.c -- opm_batch (ref/mesh.c, mesh_internal.h), the all-or-nothing form of
+** test_mesh_batch.c -- opm_batch (ref/navmesh/mesh.c, mesh_internal.h), the all-or-nothing form of
 ** AddTile / ReplaceTile / RemoveTile (MESH-001, MESH-011 .. MESH-015, MESH-024), and the
 ** tile cache's Update that commits through it (RT-061, RT-065).
 **
@@ -14,10 +14,11 @@
 #include <string.h>
 
 #include "fixtures3d.h"
-#include "mesh_internal.h"
+#include "navmesh/mesh_internal.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #include "optest.h"
-#include "tilecache.h"
+#include "build3d/runtime/tilecache.h"
 
 /* ------------------------------------------------------------ mesh helpers */
 

@@ -1,5 +1,5 @@
 /*
-** test_obstacles.c -- obstacles of step 4 of the 3D run-time build (ref/obstacles.c):
+** test_obstacles.c -- obstacles of step 4 of the 3D run-time build (ref/build3d/spans/obstacles.c):
 ** each shape's grown footprint at its boundary (exact binary64 inputs: on the boundary
 ** included, one ulp beyond excluded), the oriented box at yaw 0, pi/2, -pi/2 and +-pi/4,
 ** the floor-height range ends, marking of small hand-made compact heightfields (border
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "fixtures3d.h"
-#include "obstacles.h"
+#include "build3d/spans/obstacles.h"
 #include "onepath_build3d.h"
 #include "optest.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "g2d.h"
+#include "build2d/geometry/g2d.h"
 #include "optest.h"
 
 static int orient_t(g2_point a, g2_point b, g2_point c) {

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "onepath_pipeline.h"
 #include "optest.h"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "optest.h"
-#include "polys.h"
-#include "regions.h"
+#include "build3d/polys/polys.h"
+#include "build3d/regions/regions.h"
 
 /* A contour set with one contour per list (vertices x, z pairs; y = 0), on a grid of
 ** w x d cells. Only the fields the polygon stage reads are filled. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "g2d.h"
+#include "build2d/geometry/g2d.h"
 #include "optest.h"
 
 /* Compare a region with expected rings given as flat (x, y) grid lists. */

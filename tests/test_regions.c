@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "fixtures3d.h"
-#include "internal.h"
+#include "core/internal.h"
 #include "onepath_build3d.h"
 #include "optest.h"
-#include "regions.h"
+#include "build3d/regions/regions.h"
 
 /* A floor from a map: rows[z][x] is '.' for no span, or a digit/letter: a solid span
 ** [0, 10] whose area is (c - '0') for digits ('1' -> 1), 63 for '#'. With up = 1 a

@@ -1,5 +1,5 @@
 /*
-** test_repair.c -- the repair of a layer after spans were removed (ref/repair.c,
+** test_repair.c -- the repair of a layer after spans were removed (ref/build3d/runtime/repair.c,
 ** spec/build3d-runtime.md section 8, RT-100 .. RT-107).
 **
 ** The expected result is always an independent computation: the from-scratch stages of
@@ -20,11 +20,11 @@
 #include <time.h>
 
 #include "fixtures3d.h"
-#include "obstacles.h"
+#include "build3d/spans/obstacles.h"
 #include "optest.h"
-#include "pipeline_internal.h"
-#include "polys.h"
-#include "repair.h"
+#include "build3d/pipeline/pipeline_internal.h"
+#include "build3d/polys/polys.h"
+#include "build3d/runtime/repair.h"
 
 /* ------------------------------------------------------------ helpers */
 

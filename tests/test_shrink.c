@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "g2d.h"
+#include "build2d/geometry/g2d.h"
 #include "optest.h"
 
 static int ring_is(const g2_region *r, size_t k, const int64_t *xy, size_t n) {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fixtures3d.h"
-#include "mesh_internal.h"
+#include "navmesh/mesh_internal.h"
 #include "optest.h"
 
 /* Two polygons: [0,4]x[0,1] and [0,4]x[1,4], every outer edge a portal. */

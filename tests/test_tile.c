@@ -94,7 +94,7 @@ static op_status make(const op_tile_desc *d, op_error *e, op_tile **out) {
 }
 
 /* The test's own serializer of any description, valid or not, written from the tables
-** of FMT-041/FMT-042 (not from ref/tile.c); the content id is XXH3_64bits directly. */
+** of FMT-041/FMT-042 (not from ref/navmesh/tile.c); the content id is XXH3_64bits directly. */
 typedef struct gbuf {
   uint8_t *b;
   size_t n, cap;

@@ -13,11 +13,12 @@
 #include <stdlib.h>
 
 #include "fixtures3d.h"
-#include "internal.h"
-#include "mesh_internal.h"
+#include "core/internal.h"
+#include "navmesh/mesh_internal.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #include "optest.h"
-#include "tilecache.h"
+#include "build3d/runtime/tilecache.h"
 
 /* ------------------------------------------------------------ helpers */
 

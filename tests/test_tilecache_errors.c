@@ -25,15 +25,16 @@
 
 #include "dispatch.h"
 #include "fixtures3d.h"
-#include "internal.h"
-#include "mesh_internal.h"
-#include "obstacles.h"
+#include "core/internal.h"
+#include "navmesh/mesh_internal.h"
+#include "build3d/spans/obstacles.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #include "optest.h"
-#include "pipeline_internal.h"
-#include "repair.h"
-#include "snapshot_internal.h"
-#include "tilecache.h"
+#include "build3d/pipeline/pipeline_internal.h"
+#include "build3d/runtime/repair.h"
+#include "navmesh/snapshot_internal.h"
+#include "build3d/runtime/tilecache.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -567,7 +568,7 @@ OPT_TEST(protocol_errors, "RT-152, RT-053, RT-060") {
 
 /* ------------------------------------------------------------ internal entry points */
 
-/* The repair's argument checks (ref/repair.h: the view, its graph, the first build's
+/* The repair's argument checks (ref/build3d/runtime/repair.h: the view, its graph, the first build's
 ** regions and contours must describe the same spans): each mismatch is argument naming the
 ** part, checked in the order of the parameters, and the result is not written. */
 OPT_TEST(repair_arguments, "RT-100") {
@@ -606,7 +607,7 @@ OPT_TEST(repair_arguments, "RT-100") {
   OPT_CHECK(res == 77);
 }
 
-/* The layer-first steps' argument checks (ref/pipeline_internal.h): a missing input or
+/* The layer-first steps' argument checks (ref/build3d/pipeline/pipeline_internal.h): a missing input or
 ** output is argument naming it; op_pl_layer_tile clears *tile first. */
 OPT_TEST(layerfirst_arguments, "RT-083, RT-085") {
   op_chf chf;
@@ -738,7 +739,7 @@ OPT_TEST(columns_tile_count_limit, "POLY-222, RT-016") {
   free(starts);
 }
 
-/* The preparation of an obstacle for a grid (ref/obstacles.h, RT-020, RT-025) checks its
+/* The preparation of an obstacle for a grid (ref/build3d/spans/obstacles.h, RT-020, RT-025) checks its
 ** grid arguments after the obstacle: a cell size that is not finite and above 0 is
 ** out_of_range `cs`, a negative growth out_of_range `radius_cells`; a valid call fills
 ** the box of RT-025 (box shape: bmin - g, bmax + g with g = radius_cells * cs). */
@@ -856,7 +857,7 @@ OPT_TEST(cached_build_fails, "RT-002, RT-016, POLY-222") {
 
 /* ------------------------------------------------------------ opm_batch */
 
-/* The batch the cache's Update swaps through (ref/mesh_internal.h; RT-061, MESH-001): a
+/* The batch the cache's Update swaps through (ref/navmesh/mesh_internal.h; RT-061, MESH-001): a
 ** NULL mesh is argument `mesh`, changes missing for a non-empty batch argument `changes`,
 ** both with *failed left at SIZE_MAX (no change failed) and the mesh unchanged; an empty
 ** batch (NULL changes, NULL failed) succeeds and changes nothing. */

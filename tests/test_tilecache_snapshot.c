@@ -16,9 +16,10 @@
 #include "artifact.h"
 #include "fixtures3d.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #include "optest.h"
-#include "snapshot_internal.h"
-#include "tilecache.h"
+#include "navmesh/snapshot_internal.h"
+#include "build3d/runtime/tilecache.h"
 
 /* ------------------------------------------------------------ fixtures */
 

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 
 #include "fixtures3d.h"
-#include "internal.h"
+#include "core/internal.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #include "optest.h"
 
 static op_tilecache *cached_city(op_trimesh *m) {

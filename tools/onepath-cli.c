@@ -28,14 +28,15 @@
 #include "onepath.h"
 #include "onepath_build2d.h"
 #include "onepath_build3d.h"
-#include "contours.h"
-#include "regions.h"
+#include "build3d/contours/contours.h"
+#include "build3d/regions/regions.h"
 #include "svg.h"
 #ifdef OP_HAVE_PIPELINE
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #endif
 #ifdef OP_HAVE_POLYS
-#include "polys.h"
+#include "build3d/polys/polys.h"
 #endif
 
 #define EXIT_FAIL 1
@@ -1830,7 +1831,7 @@ static int cmd_svg(int argc, char **argv) {
     }
 #else
     if (!rc && !strcmp(stage, "polys"))
-      rc = fail("stage polys: not available in this build (ref/polys.h, the polygon stage, "
+      rc = fail("stage polys: not available in this build (ref/build3d/polys/polys.h, the polygon stage, "
                 "is not part of this library yet)");
 #endif
     if (!rc) {

@@ -62,10 +62,10 @@
 extern "C" {
 #include "onepath_build3d.h"
 #include "onepath_pipeline.h"
-#include "assembly.h"
-#include "contours.h"
-#include "polys.h"
-#include "regions.h"
+#include "build3d/polys/assembly.h"
+#include "build3d/contours/contours.h"
+#include "build3d/polys/polys.h"
+#include "build3d/regions/regions.h"
 }
 
 // rcBuildPolyMeshDetail's sampleDist. 0 would be the literal "no sampling", but librecast

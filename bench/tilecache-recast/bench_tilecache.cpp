@@ -80,6 +80,7 @@ extern "C" {
 #include "onepath.h"
 #include "onepath_build3d.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 }
 
 static double now(void) {

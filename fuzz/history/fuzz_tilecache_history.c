@@ -70,6 +70,7 @@
 #include "onepath.h"
 #include "onepath_build3d.h"
 #include "onepath_pipeline.h"
+#include "onepath_tilecache.h"
 #include "opj.h"
 #include "ops_settings.h"
 #include "optrace.h"

@@ -19,7 +19,7 @@ cd "$src"
 # compiled inline (XXH_INLINE_ALL) so the fuzzers do not need libxxhash.so on ClusterFuzz.
 flags="-std=c11 -ffp-contract=off -fno-fast-math -DXXH_INLINE_ALL -Iinclude -Iref -Iport -Ifuzz"
 objs=()
-for s in ref/*.c port/*.c; do
+for s in $(find ref -name "*.c" | sort) port/*.c; do
   [ "$s" = port/main.c ] && continue
   o=$work/$(echo "$s" | tr / _).o
   $CC $CFLAGS $flags -c "$s" -o "$o"

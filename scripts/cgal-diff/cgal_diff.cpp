@@ -42,7 +42,7 @@
 #include <vector>
 
 extern "C" {
-#include "g2d.h"
+#include "build2d/geometry/g2d.h"
 }
 
 typedef CGAL::Quotient<CGAL::MP_Float> NT;

@@ -28,7 +28,7 @@ cflags="-std=c11 -O2 -ffp-contract=off -fno-fast-math -Iinclude -Iref $xxcflags"
 objs=()
 for s in ref/*.c; do
   o=$out/obj/$(basename "$s" .c).o
-  if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ ref/g2d.h -nt "$o" ] || [ ref/internal.h -nt "$o" ]; then
+  if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ ref/build2d/geometry/g2d.h -nt "$o" ] || [ ref/core/internal.h -nt "$o" ]; then
     $cc $cflags -c "$s" -o "$o" || { echo "cgal-diff: compiling $s failed" >&2; exit 2; }
   fi
   objs+=("$o")

@@ -1,0 +1,689 @@
+/*
+** polys.c -- the polygon stage of the 3D build: the tile coordinate map and its
+** orientation bound (spec/build3d-polys.md section 1), and BuildPolyMesh (section 3):
+** triangulation of each contour, vertex welding, merging into convex polygons,
+** neighbour codes, output order, limits, canonical bytes.
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "math/opmath.h"
+#include "build3d/polys/polys.h"
+
+/* ====================================================================== the map */
+
+/* POLY-001 .. POLY-006 */
+op_status op_tilemap_init(op_tilemap *m, const op_hf_grid *g, int32_t border, op_error *err) {
+  if (border < 0) return op_fail_i(err, OP_E_RANGE, "Border", border, "must be >= 0");
+  if (g->width < 2 * (int64_t)border)
+    return op_fail_i(err, OP_E_ARGUMENT, "grid.width", g->width,
+                     "must be at least twice the border");
+  if (g->depth < 2 * (int64_t)border)
+    return op_fail_i(err, OP_E_ARGUMENT, "grid.depth", g->depth,
+                     "must be at least twice the border");
+  memset(m, 0, sizeof *m);
+  m->width = g->width - 2 * border;
+  m->depth = g->depth - 2 * border;
+  m->border = border;
+  m->cells_across = g->width > g->depth ? g->width : g->depth; /* POLY-005 */
+  int64_t w = m->cells_across;
+  m->orient_bound = ((w * w) >> 19) + 1; /* POLY-006 */
+  m->cs = g->cs;
+  m->ch = g->ch;
+  m->y_offset = 0.0;
+  return OP_OK;
+}
+
+/* POLY-003: f32(c * cs); -0 cannot arise for c >= 0, but is mapped to +0 anyway. */
+float op_tilemap_xz(const op_tilemap *m, int32_t c) {
+  float f = op_to_f32((double)c * m->cs);
+  return f == 0.0f ? 0.0f : f;
+}
+
+/* POLY-003, POLY-004 */
+void op_tilemap_pos(const op_tilemap *m, int32_t x, int32_t y, int32_t z, float out[3]) {
+  out[0] = op_tilemap_xz(m, x);
+  float fy = op_to_f32(m->y_offset + (double)y * m->ch);
+  out[1] = fy == 0.0f ? 0.0f : fy;
+  out[2] = op_tilemap_xz(m, z);
+}
+
+/* POLY-007: filtered orientation of the mapped points. */
+int op_tilemap_orient(const op_tilemap *m, const int32_t a[2], const int32_t b[2],
+                      const int32_t c[2]) {
+  int64_t d = ((int64_t)b[0] - a[0]) * ((int64_t)c[1] - a[1]) -
+              ((int64_t)b[1] - a[1]) * ((int64_t)c[0] - a[0]);
+  if (d >= m->orient_bound) return 1;
+  if (d <= -m->orient_bound) return -1;
+  float fa[2] = {op_tilemap_xz(m, a[0]), op_tilemap_xz(m, a[1])};
+  float fb[2] = {op_tilemap_xz(m, b[0]), op_tilemap_xz(m, b[1])};
+  float fc[2] = {op_tilemap_xz(m, c[0]), op_tilemap_xz(m, c[1])};
+  return op_orient2d_f32(fa, fb, fc);
+}
+
+/* ============================================================ integer geometry */
+
+typedef struct pt {
+  int32_t x, z;
+} pt;
+
+/* POLY-021: orientation in cells, (b - a) x (c - a) with x first. */
+static int64_t orient(pt a, pt b, pt c) {
+  return ((int64_t)b.x - a.x) * ((int64_t)c.z - a.z) - ((int64_t)b.z - a.z) * ((int64_t)c.x - a.x);
+}
+static int left(pt a, pt b, pt c) { return orient(a, b, c) > 0; }
+static int left_on(pt a, pt b, pt c) { return orient(a, b, c) >= 0; }
+static int same(pt a, pt b) { return a.x == b.x && a.z == b.z; }
+
+/* POLY-022: c lies on the closed segment ab, given collinear. */
+static int between(pt a, pt b, pt c) {
+  if (orient(a, b, c) != 0) return 0;
+  if (a.x != b.x)
+    return (a.x <= c.x && c.x <= b.x) || (b.x <= c.x && c.x <= a.x);
+  return (a.z <= c.z && c.z <= b.z) || (b.z <= c.z && c.z <= a.z);
+}
+
+/* POLY-022: closed segments ab and cd share a point. */
+static int intersect(pt a, pt b, pt c, pt d) {
+  int64_t o1 = orient(a, b, c), o2 = orient(a, b, d), o3 = orient(c, d, a), o4 = orient(c, d, b);
+  if (o1 != 0 && o2 != 0 && o3 != 0 && o4 != 0)
+    return ((o1 > 0) != (o2 > 0)) && ((o3 > 0) != (o4 > 0));
+  return between(a, b, c) || between(a, b, d) || between(c, d, a) || between(c, d, b);
+}
+
+/* ============================================================ triangulation */
+
+/* The working polygon of one contour: positions p[k] (k < n) and tile vertex ids id[k]. */
+typedef struct work {
+  uint32_t n;
+  pt *p;
+  uint16_t *id;
+  uint8_t *ear;
+} work;
+
+static uint32_t prv(uint32_t k, uint32_t n) { return k == 0 ? n - 1 : k - 1; }
+static uint32_t nxt(uint32_t k, uint32_t n) { return k + 1 == n ? 0 : k + 1; }
+
+/* POLY-022: the diagonal from position i to position j lies inside the cone at i. */
+static int in_cone(const work *w, uint32_t i, uint32_t j) {
+  pt a = w->p[i], b = w->p[j], a0 = w->p[prv(i, w->n)], a1 = w->p[nxt(i, w->n)];
+  if (left_on(a0, a, a1)) return left(a, b, a0) && left(b, a, a1);
+  return !(left_on(a, b, a1) && left_on(b, a, a0));
+}
+
+/* POLY-022: no edge of the working polygon meets the diagonal ij, skipping edges that
+** have an end at position i or j (by index) or at the point of i or of j. */
+static int no_crossing(const work *w, uint32_t i, uint32_t j) {
+  pt a = w->p[i], b = w->p[j];
+  for (uint32_t k = 0; k < w->n; k++) {
+    uint32_t k1 = nxt(k, w->n);
+    if (k == i || k1 == i || k == j || k1 == j) continue;
+    pt e0 = w->p[k], e1 = w->p[k1];
+    if (same(e0, a) || same(e0, b) || same(e1, a) || same(e1, b)) continue;
+    if (intersect(a, b, e0, e1)) return 0;
+  }
+  return 1;
+}
+
+/* POLY-023: position k is an ear tip. */
+static int is_ear(const work *w, const op_tilemap *m, uint32_t k) {
+  uint32_t i = prv(k, w->n), j = nxt(k, w->n);
+  pt a = w->p[i], b = w->p[k], c = w->p[j];
+  if (!left(a, b, c)) return 0;
+  int32_t fa[2] = {a.x, a.z}, fb[2] = {b.x, b.z}, fc[2] = {c.x, c.z};
+  if (op_tilemap_orient(m, fa, fb, fc) <= 0) return 0;
+  return in_cone(w, i, j) && no_crossing(w, i, j);
+}
+
+static void work_remove(work *w, uint32_t k) {
+  memmove(w->p + k, w->p + k + 1, (w->n - k - 1) * sizeof *w->p);
+  memmove(w->id + k, w->id + k + 1, (w->n - k - 1) * sizeof *w->id);
+  memmove(w->ear + k, w->ear + k + 1, (w->n - k - 1) * sizeof *w->ear);
+  w->n--;
+}
+
+/* POLY-023 .. POLY-027: ear clipping; appends triangles (vertex ids, 3 per triangle) to
+** tri. Returns 1 when the contour was fully triangulated, 0 when it stopped early. */
+static int triangulate(work *w, const op_tilemap *m, uint16_t *tri, uint32_t *ntri) {
+  for (uint32_t k = 0; k < w->n; k++) w->ear[k] = (uint8_t)is_ear(w, m, k);
+  while (w->n > 3) {
+    uint32_t best = UINT32_MAX;
+    int64_t best_len = 0;
+    for (uint32_t k = 0; k < w->n; k++) {
+      if (!w->ear[k]) continue;
+      pt a = w->p[prv(k, w->n)], c = w->p[nxt(k, w->n)];
+      int64_t dx = (int64_t)c.x - a.x, dz = (int64_t)c.z - a.z;
+      int64_t len = dx * dx + dz * dz;
+      if (best == UINT32_MAX || len < best_len) {
+        best = k;
+        best_len = len;
+      }
+    }
+    if (best == UINT32_MAX) { /* POLY-027: no ear; complete only when nothing is left */
+      int64_t a2 = 0;
+      for (uint32_t k = 0; k < w->n; k++) {
+        pt p0 = w->p[k], p1 = w->p[nxt(k, w->n)];
+        a2 += (int64_t)p0.x * p1.z - (int64_t)p1.x * p0.z;
+      }
+      return a2 == 0;
+    }
+    uint32_t i = prv(best, w->n), j = nxt(best, w->n);
+    tri[3 * *ntri + 0] = w->id[i];
+    tri[3 * *ntri + 1] = w->id[best];
+    tri[3 * *ntri + 2] = w->id[j];
+    (*ntri)++;
+    work_remove(w, best);
+    /* POLY-025: the two neighbours of the removed tip are tested again. */
+    uint32_t a = best == 0 ? w->n - 1 : best - 1;
+    uint32_t b = best == w->n ? 0 : best;
+    w->ear[a] = (uint8_t)is_ear(w, m, a);
+    w->ear[b] = (uint8_t)is_ear(w, m, b);
+  }
+  /* POLY-026: the last three vertices. */
+  pt a = w->p[0], b = w->p[1], c = w->p[2];
+  int32_t fa[2] = {a.x, a.z}, fb[2] = {b.x, b.z}, fc[2] = {c.x, c.z};
+  if (left(a, b, c) && op_tilemap_orient(m, fa, fb, fc) > 0) {
+    tri[3 * *ntri + 0] = w->id[0];
+    tri[3 * *ntri + 1] = w->id[1];
+    tri[3 * *ntri + 2] = w->id[2];
+    (*ntri)++;
+    return 1;
+  }
+  return orient(a, b, c) == 0 ? 1 : 0;
+}
+
+/* ================================================================== welding */
+
+typedef struct vtab {
+  uint32_t n, cap;
+  int32_t *v;       /* 3 per vertex */
+  uint32_t *next;   /* chain per vertex */
+  uint32_t *bucket; /* nbucket heads */
+  uint32_t nbucket;
+} vtab;
+
+#define WELD_Y 2 /* POLY-030: rows */
+
+static uint32_t vhash(int32_t x, int32_t z, uint32_t nb) {
+  uint32_t h = (uint32_t)x * 73856093u ^ (uint32_t)z * 19349663u;
+  return h & (nb - 1);
+}
+
+/* POLY-030, POLY-031: the tile vertex for (x, y, z): the lowest-numbered vertex with the
+** same x and z and |y - y'| <= WELD_Y, else a new one. UINT32_MAX on allocation failure,
+** UINT32_MAX - 1 when the limit would be passed. */
+static uint32_t weld(vtab *t, int32_t x, int32_t y, int32_t z) {
+  uint32_t h = vhash(x, z, t->nbucket), found = UINT32_MAX;
+  for (uint32_t i = t->bucket[h]; i != UINT32_MAX; i = t->next[i]) {
+    const int32_t *q = t->v + 3 * (size_t)i;
+    int32_t dy = q[1] - y;
+    if (q[0] == x && q[2] == z && dy >= -WELD_Y && dy <= WELD_Y && i < found) found = i;
+  }
+  if (found != UINT32_MAX) return found;
+  if (t->n >= OP_PMESH_MAX_VERTS) return UINT32_MAX - 1;
+  if (t->n == t->cap) {
+    uint32_t nc = t->cap ? 2 * t->cap : 256;
+    int32_t *nv = realloc(t->v, 3 * (size_t)nc * sizeof *nv);
+    if (!nv) return UINT32_MAX;
+    t->v = nv;
+    uint32_t *nn = realloc(t->next, (size_t)nc * sizeof *nn);
+    if (!nn) return UINT32_MAX;
+    t->next = nn;
+    t->cap = nc;
+  }
+  uint32_t i = t->n++;
+  t->v[3 * (size_t)i] = x;
+  t->v[3 * (size_t)i + 1] = y;
+  t->v[3 * (size_t)i + 2] = z;
+  t->next[i] = t->bucket[h];
+  t->bucket[h] = i;
+  return i;
+}
+
+/* ================================================================== merging */
+
+static pt vpt(const vtab *t, uint16_t i) {
+  pt p = {t->v[3 * (size_t)i], t->v[3 * (size_t)i + 2]};
+  return p;
+}
+
+/* POLY-041 .. POLY-043: corner (a, b, c) is strictly convex in cells and in float32. */
+static int convex_corner(const vtab *t, const op_tilemap *m, uint16_t a, uint16_t b, uint16_t c) {
+  pt pa = vpt(t, a), pb = vpt(t, b), pc = vpt(t, c);
+  if (!left(pa, pb, pc)) return 0;
+  int32_t fa[2] = {pa.x, pa.z}, fb[2] = {pb.x, pb.z}, fc[2] = {pc.x, pc.z};
+  return op_tilemap_orient(m, fa, fb, fc) > 0;
+}
+
+static uint32_t pcount(const uint16_t *p, uint32_t nvp) {
+  uint32_t n = 0;
+  while (n < nvp && p[n] != OP_PMESH_NULL) n++;
+  return n;
+}
+
+/* POLY-041, POLY-042: squared length of the shared edge when polygons pa, pb can merge,
+** else -1; *ea, *eb: the shared edge's index in each. */
+static int64_t merge_value(const vtab *t, const op_tilemap *m, const uint16_t *pa,
+                           const uint16_t *pb, uint32_t nvp, uint32_t *ea, uint32_t *eb) {
+  uint32_t na = pcount(pa, nvp), nb = pcount(pb, nvp);
+  if (na + nb - 2 > nvp) return -1;
+  uint32_t fa = UINT32_MAX, fb = UINT32_MAX;
+  for (uint32_t i = 0; i < na && fa == UINT32_MAX; i++) {
+    uint16_t a0 = pa[i], a1 = pa[(i + 1) % na];
+    for (uint32_t j = 0; j < nb; j++) {
+      if (pb[j] == a1 && pb[(j + 1) % nb] == a0) {
+        fa = i;
+        fb = j;
+        break;
+      }
+    }
+  }
+  if (fa == UINT32_MAX) return -1;
+  uint16_t a0 = pa[fa], a1 = pa[(fa + 1) % na];
+  if (!convex_corner(t, m, pa[(fa + na - 1) % na], a0, pb[(fb + 2) % nb])) return -1;
+  if (!convex_corner(t, m, pb[(fb + nb - 1) % nb], a1, pa[(fa + 2) % na])) return -1;
+  pt p0 = vpt(t, a0), p1 = vpt(t, a1);
+  int64_t dx = (int64_t)p1.x - p0.x, dz = (int64_t)p1.z - p0.z;
+  *ea = fa;
+  *eb = fb;
+  return dx * dx + dz * dz;
+}
+
+/* POLY-044: the merged polygon into pa. */
+static void merge_into(uint16_t *pa, const uint16_t *pb, uint32_t ea, uint32_t eb, uint32_t nvp) {
+  uint16_t tmp[OP_MAX_VERTS_PER_POLY];
+  uint32_t na = pcount(pa, nvp), nb = pcount(pb, nvp), n = 0;
+  for (uint32_t k = 0; k + 1 < na; k++) tmp[n++] = pa[(ea + 1 + k) % na];
+  for (uint32_t k = 0; k + 1 < nb; k++) tmp[n++] = pb[(eb + 1 + k) % nb];
+  for (uint32_t k = 0; k < nvp; k++) pa[k] = k < n ? tmp[k] : OP_PMESH_NULL;
+}
+
+/* An edge of a polygon in the contour's list: its unordered vertex pair lo <= hi and the
+** polygon, as one key lo << 48 | hi << 32 | poly, so that the keys' order is the order
+** by (lo, hi, poly). */
+static uint64_t medge_key(uint16_t a, uint16_t b, uint32_t poly) {
+  uint16_t lo = a < b ? a : b, hi = a < b ? b : a;
+  return (uint64_t)lo << 48 | (uint64_t)hi << 32 | poly;
+}
+static uint32_t medge_pair(uint64_t k) { return (uint32_t)(k >> 32); } /* lo, hi */
+static uint32_t medge_poly(uint64_t k) { return (uint32_t)k; }
+
+/* Sorts a[0..n-1] ascending; tmp holds n scratch keys. Insertion sort of runs of 16, then
+** bottom-up merging of sorted runs (a plain merge sort on integers: the same order as any
+** sort, the keys being distinct or equal in every field). */
+static void sort_keys(uint64_t *a, uint64_t *tmp, uint32_t n) {
+  const uint32_t run = 16;
+  for (uint32_t s = 0; s < n; s += run) {
+    uint32_t e = n - s > run ? s + run : n;
+    for (uint32_t i = s + 1; i < e; i++) {
+      uint64_t k = a[i];
+      uint32_t j = i;
+      for (; j > s && a[j - 1] > k; j--) a[j] = a[j - 1];
+      a[j] = k;
+    }
+  }
+  uint64_t *src = a, *dst = tmp;
+  for (uint32_t w = run; w < n; w *= 2) {
+    for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+      uint32_t mid = n - lo > w ? lo + w : n, hi = n - mid > w ? mid + w : n;
+      uint32_t i = lo, j = mid, k = lo;
+      while (i < mid && j < hi) dst[k++] = src[i] <= src[j] ? src[i++] : src[j++];
+      while (i < mid) dst[k++] = src[i++];
+      while (j < hi) dst[k++] = src[j++];
+    }
+    uint64_t *x = src;
+    src = dst;
+    dst = x;
+  }
+  if (src != a) memcpy(a, src, (size_t)n * sizeof *a);
+}
+
+/* POLY-040 .. POLY-044: merges the npoly polygons of one contour in place; returns the
+** new count. Only pairs with a common edge can merge (POLY-042), so each step looks at the
+** pairs found through a sorted edge list instead of all pairs; the pick is the same: the
+** greatest value, then the least i, then the least j. e: scratch for the edges (a merge
+** never adds edges: na + nb - 2 vertices replace na + nb); tmp: as many scratch keys. */
+static uint32_t merge_polys(const vtab *t, const op_tilemap *m, uint16_t *polys, uint32_t npoly,
+                            uint32_t nvp, uint64_t *e, uint64_t *tmp) {
+  if (nvp <= 3) return npoly;
+  for (;;) {
+    uint32_t ne = 0;
+    for (uint32_t i = 0; i < npoly; i++) {
+      const uint16_t *v = polys + (size_t)i * nvp;
+      uint32_t n = pcount(v, nvp);
+      for (uint32_t j = 0; j < n; j++) e[ne++] = medge_key(v[j], v[(j + 1) % n], i);
+    }
+    sort_keys(e, tmp, ne);
+    int64_t best = -1;
+    uint32_t bi = 0, bj = 0, bea = 0, beb = 0;
+    for (uint32_t g = 0; g < ne;) {
+      uint32_t h = g + 1;
+      while (h < ne && medge_pair(e[h]) == medge_pair(e[g])) h++;
+      for (uint32_t x = g; x < h; x++)
+        for (uint32_t y = x + 1; y < h; y++) {
+          uint32_t i = medge_poly(e[x]), j = medge_poly(e[y]), ea, eb;
+          if (i == j) continue;
+          int64_t val = merge_value(t, m, polys + (size_t)i * nvp, polys + (size_t)j * nvp, nvp,
+                                    &ea, &eb);
+          if (val < 0) continue;
+          if (val > best || (val == best && (i < bi || (i == bi && j < bj)))) {
+            best = val;
+            bi = i;
+            bj = j;
+            bea = ea;
+            beb = eb;
+          }
+        }
+      g = h;
+    }
+    if (best < 0) return npoly;
+    merge_into(polys + (size_t)bi * nvp, polys + (size_t)bj * nvp, bea, beb, nvp);
+    if (bj != npoly - 1)
+      memcpy(polys + (size_t)bj * nvp, polys + (size_t)(npoly - 1) * nvp, nvp * sizeof *polys);
+    npoly--;
+  }
+}
+
+/* ============================================================ neighbours */
+
+/* An edge j of polygon poly as one key: its vertex ids lo <= hi, then poly (< 2^15,
+** POLY-080), j (< 16) and fwd (1 when the edge runs lo -> hi, lo < hi), so that the keys'
+** order is the order by (lo, hi, poly, j). */
+static uint64_t dedge_key(uint16_t a, uint16_t b, uint32_t poly, uint32_t j) {
+  uint16_t lo = a < b ? a : b, hi = a < b ? b : a;
+  return (uint64_t)lo << 48 | (uint64_t)hi << 32 | (uint64_t)poly << 5 | (uint64_t)j << 1 |
+         (uint64_t)(a < b);
+}
+static uint32_t dedge_poly(uint64_t k) { return (uint32_t)(k >> 5) & 0x7FFFu; }
+static uint32_t dedge_j(uint64_t k) { return (uint32_t)(k >> 1) & 0xFu; }
+static int dedge_fwd(uint64_t k) { return (int)(k & 1u); }
+
+/* POLY-060 .. POLY-062 */
+static op_status link_polys(op_pmesh *pm, op_error *err) {
+  uint32_t nvp = pm->nvp, ne = 0;
+  for (uint32_t p = 0; p < pm->npolys; p++) ne += op_pmesh_poly_nverts(pm, p);
+  uint64_t *e = malloc(2 * (ne ? ne : 1) * sizeof *e); /* the keys, then scratch keys */
+  uint8_t *used = calloc(ne ? ne : 1, 1);
+  if (!e || !used) {
+    free(e);
+    free(used);
+    return op_fail(err, OP_E_NOMEM, "polys", "", "out of memory");
+  }
+  uint32_t k = 0;
+  for (uint32_t p = 0; p < pm->npolys; p++) {
+    const uint16_t *v = pm->polys + (size_t)p * nvp;
+    uint32_t n = op_pmesh_poly_nverts(pm, p);
+    for (uint32_t j = 0; j < n; j++) e[k++] = dedge_key(v[j], v[(j + 1) % n], p, j);
+  }
+  sort_keys(e, e + ne, ne);
+  for (uint32_t g = 0; g < ne;) {
+    uint32_t h = g;
+    while (h < ne && e[h] >> 32 == e[g] >> 32) h++; /* same lo, hi */
+    for (uint32_t f = g; f < h; f++) {
+      if (!dedge_fwd(e[f])) continue;
+      for (uint32_t r = g; r < h; r++) {
+        if (dedge_fwd(e[r]) || used[r] || dedge_poly(e[r]) == dedge_poly(e[f])) continue;
+        used[r] = 1;
+        pm->neis[(size_t)dedge_poly(e[f]) * nvp + dedge_j(e[f])] = (uint16_t)(dedge_poly(e[r]) + 1);
+        pm->neis[(size_t)dedge_poly(e[r]) * nvp + dedge_j(e[r])] = (uint16_t)(dedge_poly(e[f]) + 1);
+        break;
+      }
+    }
+    g = h;
+  }
+  free(e);
+  free(used);
+  /* POLY-061: portal codes for the remaining edges on the tile's boundary lines. */
+  for (uint32_t p = 0; p < pm->npolys; p++) {
+    const uint16_t *v = pm->polys + (size_t)p * nvp;
+    uint32_t n = op_pmesh_poly_nverts(pm, p);
+    for (uint32_t j = 0; j < n; j++) {
+      uint16_t *code = pm->neis + (size_t)p * nvp + j;
+      if (*code != 0) continue;
+      const int32_t *a = pm->verts + 3 * (size_t)v[j], *b = pm->verts + 3 * (size_t)v[(j + 1) % n];
+      if (a[0] == 0 && b[0] == 0) *code = OP_NEI_PORTAL | 0u;
+      else if (a[2] == pm->map.depth && b[2] == pm->map.depth) *code = OP_NEI_PORTAL | 1u;
+      else if (a[0] == pm->map.width && b[0] == pm->map.width) *code = OP_NEI_PORTAL | 2u;
+      else if (a[2] == 0 && b[2] == 0) *code = OP_NEI_PORTAL | 3u;
+    }
+  }
+  return OP_OK;
+}
+
+/* =============================================================== the stage */
+
+void op_pmesh_free(op_pmesh *pm) {
+  if (!pm) return;
+  free(pm->verts);
+  free(pm->polys);
+  free(pm->neis);
+  free(pm->regs);
+  free(pm->areas);
+  free(pm->flags);
+  memset(pm, 0, sizeof *pm);
+}
+
+/* Growable polygon list (nvp slots each) with region and area. */
+typedef struct plist {
+  uint32_t n, cap, nvp;
+  uint16_t *v;
+  uint16_t *reg;
+  uint8_t *area;
+} plist;
+
+static int plist_reserve(plist *l, uint32_t want) {
+  if (want <= l->cap) return 1;
+  uint32_t nc = l->cap ? l->cap : 64;
+  while (nc < want) nc *= 2;
+  uint16_t *v = realloc(l->v, (size_t)nc * l->nvp * sizeof *v);
+  if (!v) return 0;
+  l->v = v;
+  uint16_t *r = realloc(l->reg, (size_t)nc * sizeof *r);
+  if (!r) return 0;
+  l->reg = r;
+  uint8_t *a = realloc(l->area, (size_t)nc);
+  if (!a) return 0;
+  l->area = a;
+  l->cap = nc;
+  return 1;
+}
+
+/* POLY-070: rotate polygon p so that its lowest vertex id comes first. */
+static void rotate_lowest(uint16_t *v, uint32_t nvp) {
+  uint32_t n = pcount(v, nvp), lo = 0;
+  for (uint32_t k = 1; k < n; k++)
+    if (v[k] < v[lo]) lo = k;
+  uint16_t tmp[OP_MAX_VERTS_PER_POLY];
+  for (uint32_t k = 0; k < n; k++) tmp[k] = v[(lo + k) % n];
+  memcpy(v, tmp, n * sizeof *v);
+}
+
+op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32_t border,
+                         uint32_t nvp, op_pmesh *out, op_error *err) {
+  op_tilemap map;
+  op_status st;
+  if (nvp < 3 || nvp > OP_MAX_VERTS_PER_POLY) /* POLY-011, POLY-013 */
+    return op_fail_i(err, OP_E_RANGE, "MaxVertsPerPoly", (long long)nvp, "must be in 3..12");
+  if ((st = op_tilemap_init(&map, grid, border, err)) != OP_OK) return st;
+  if (cs->width != grid->width || cs->depth != grid->depth) /* POLY-011 */
+    return op_fail_i(err, OP_E_ARGUMENT, "contours.width", cs->width,
+                     "contour set and grid differ in size");
+  uint32_t maxn = 3;
+  uint64_t nall = 0; /* contour vertices in all: at most as many tile vertices */
+  for (uint32_t c = 0; c < cs->ncontours; c++) {
+    const op_contour *ct = &cs->contours[c];
+    if (ct->nverts > maxn) maxn = ct->nverts;
+    nall += ct->nverts;
+    for (uint32_t k = 0; k < ct->nverts; k++) { /* POLY-012 */
+      const op_cvert *v = &cs->verts[ct->vert_start + k];
+      if (v->x < border || v->x > border + map.width || v->z < border ||
+          v->z > border + map.depth)
+        return op_fail_i(err, OP_E_ARGUMENT, "contours.verts", (long long)ct->vert_start + k,
+                         "contour vertex outside the tile's own cells");
+    }
+  }
+  vtab t = {0};
+  plist pl = {0};
+  pl.nvp = nvp;
+  work w = {0};
+  uint16_t *tri = NULL;
+  uint64_t *me = NULL; /* merge_polys' edge keys, then as many scratch keys */
+  uint32_t untri = 0;
+  /* Hash buckets: a power of two from 64 to 4096, about one per vertex (the welded ids do
+  ** not depend on it: equal (x, z) share a bucket whatever its count). */
+  t.nbucket = 64;
+  while (t.nbucket < 4096 && t.nbucket < nall) t.nbucket *= 2;
+  t.bucket = malloc(t.nbucket * sizeof *t.bucket);
+  w.p = malloc((size_t)maxn * sizeof *w.p);
+  w.id = malloc((size_t)maxn * sizeof *w.id);
+  w.ear = malloc((size_t)maxn);
+  tri = malloc((size_t)maxn * 3 * sizeof *tri);
+  me = malloc((size_t)maxn * 6 * sizeof *me); /* at most n - 2 triangles, 3 edges each */
+  op_pmesh pm = {0};
+  if (!t.bucket || !w.p || !w.id || !w.ear || !tri || !me) goto nomem;
+  for (uint32_t i = 0; i < t.nbucket; i++) t.bucket[i] = UINT32_MAX;
+
+  for (uint32_t c = 0; c < cs->ncontours; c++) { /* POLY-020: contours in order */
+    const op_contour *ct = &cs->contours[c];
+    uint32_t n = ct->nverts;
+    if (n < 3) continue;
+    /* POLY-021: counter-clockwise working list u_k = v_((n - k) mod n), tile-local. */
+    w.n = n;
+    for (uint32_t k = 0; k < n; k++) {
+      const op_cvert *v = &cs->verts[ct->vert_start + (n - k) % n];
+      int32_t x = v->x - border, z = v->z - border;
+      uint32_t id = weld(&t, x, v->y, z); /* POLY-030, POLY-031 */
+      if (id == UINT32_MAX) goto nomem;
+      if (id == UINT32_MAX - 1) {
+        st = op_fail_i(err, OP_E_LIMIT, "nverts", (long long)OP_PMESH_MAX_VERTS + 1,
+                       "a tile has at most 65535 polygon vertices");
+        goto fail;
+      }
+      w.p[k].x = x;
+      w.p[k].z = z;
+      w.id[k] = (uint16_t)id;
+    }
+    uint32_t ntri = 0;
+    if (!triangulate(&w, &map, tri, &ntri)) untri++;
+    if (ntri == 0) continue; /* nothing to merge (and pl.v may still be NULL) */
+    if (!plist_reserve(&pl, pl.n + ntri)) goto nomem;
+    uint16_t *base = pl.v + (size_t)pl.n * nvp;
+    for (uint32_t i = 0; i < ntri; i++) {
+      for (uint32_t k = 0; k < nvp; k++) base[(size_t)i * nvp + k] = k < 3 ? tri[3 * i + k] : OP_PMESH_NULL;
+    }
+    uint32_t np = merge_polys(&t, &map, base, ntri, nvp, me, me + (size_t)maxn * 3);
+    for (uint32_t i = 0; i < np; i++) {
+      pl.reg[pl.n + i] = ct->reg;
+      pl.area[pl.n + i] = ct->area;
+    }
+    pl.n += np;
+    if (pl.n > OP_PMESH_MAX_POLYS) { /* POLY-080 */
+      st = op_fail_i(err, OP_E_LIMIT, "npolys", (long long)pl.n,
+                     "a tile has at most 32767 polygons");
+      goto fail;
+    }
+  }
+
+  /* POLY-071: vertices no polygon uses are dropped; the others keep their order.
+  ** POLY-062: codes are assigned after renumbering (link_polys below). */
+  uint32_t *remap = malloc(((size_t)t.n + 1) * sizeof *remap);
+  if (!remap) goto nomem;
+  for (uint32_t i = 0; i < t.n; i++) remap[i] = 0;
+  for (size_t i = 0; i < (size_t)pl.n * nvp; i++)
+    if (pl.v[i] != OP_PMESH_NULL) remap[pl.v[i]] = 1;
+  uint32_t nv = 0;
+  for (uint32_t i = 0; i < t.n; i++) remap[i] = remap[i] ? nv++ : UINT32_MAX;
+
+  pm.map = map;
+  pm.nvp = nvp;
+  pm.nverts = nv;
+  pm.npolys = pl.n;
+  pm.untriangulated = untri;
+  pm.verts = malloc(((size_t)nv * 3 + 1) * sizeof *pm.verts);
+  pm.polys = malloc(((size_t)pl.n * nvp + 1) * sizeof *pm.polys);
+  pm.neis = calloc((size_t)pl.n * nvp + 1, sizeof *pm.neis);
+  pm.regs = malloc(((size_t)pl.n + 1) * sizeof *pm.regs);
+  pm.areas = malloc((size_t)pl.n + 1);
+  pm.flags = calloc((size_t)pl.n + 1, sizeof *pm.flags); /* POLY-076 */
+  if (!pm.verts || !pm.polys || !pm.neis || !pm.regs || !pm.areas || !pm.flags) {
+    free(remap);
+    goto nomem;
+  }
+  for (uint32_t i = 0; i < t.n; i++) {
+    if (remap[i] == UINT32_MAX) continue;
+    memcpy(pm.verts + 3 * (size_t)remap[i], t.v + 3 * (size_t)i, 3 * sizeof *pm.verts);
+  }
+  for (size_t i = 0; i < (size_t)pl.n * nvp; i++)
+    pm.polys[i] = pl.v[i] == OP_PMESH_NULL ? OP_PMESH_NULL : (uint16_t)remap[pl.v[i]];
+  free(remap);
+  for (uint32_t p = 0; p < pl.n; p++) {
+    rotate_lowest(pm.polys + (size_t)p * nvp, nvp); /* POLY-070 */
+    pm.regs[p] = pl.reg[p];
+    pm.areas[p] = pl.area[p];
+  }
+  if ((st = link_polys(&pm, err)) != OP_OK) goto fail;
+
+  free(t.v);
+  free(t.next);
+  free(t.bucket);
+  free(pl.v);
+  free(pl.reg);
+  free(pl.area);
+  free(w.p);
+  free(w.id);
+  free(w.ear);
+  free(tri);
+  free(me);
+  *out = pm;
+  return OP_OK;
+
+nomem:
+  st = op_fail(err, OP_E_NOMEM, "polys", "", "out of memory");
+fail:
+  op_pmesh_free(&pm);
+  free(t.v);
+  free(t.next);
+  free(t.bucket);
+  free(pl.v);
+  free(pl.reg);
+  free(pl.area);
+  free(w.p);
+  free(w.id);
+  free(w.ear);
+  free(tri);
+  free(me);
+  return st;
+}
+
+/* ============================================================ canonical bytes */
+
+static void put32(uint8_t **p, uint32_t v) {
+  for (int i = 0; i < 4; i++) *(*p)++ = (uint8_t)(v >> (8 * i));
+}
+static void put16(uint8_t **p, uint16_t v) {
+  *(*p)++ = (uint8_t)v;
+  *(*p)++ = (uint8_t)(v >> 8);
+}
+
+/* POLY-090 */
+op_status op_pmesh_save(const op_pmesh *pm, op_bytes *out, op_error *err) {
+  size_t len = 16 + (size_t)pm->nverts * 12 + (size_t)pm->npolys * (4 * (size_t)pm->nvp + 5);
+  uint8_t *d = malloc(len), *p = d;
+  if (!d) return op_fail(err, OP_E_NOMEM, "polys", "", "out of memory");
+  put32(&p, 0x594c4f50u); /* "POLY" */
+  put32(&p, pm->nvp);
+  put32(&p, pm->nverts);
+  put32(&p, pm->npolys);
+  for (size_t i = 0; i < 3 * (size_t)pm->nverts; i++) put32(&p, (uint32_t)pm->verts[i]);
+  for (uint32_t q = 0; q < pm->npolys; q++) {
+    for (uint32_t k = 0; k < pm->nvp; k++) put16(&p, pm->polys[(size_t)q * pm->nvp + k]);
+    for (uint32_t k = 0; k < pm->nvp; k++) put16(&p, pm->neis[(size_t)q * pm->nvp + k]);
+    put16(&p, pm->regs[q]);
+    *p++ = pm->areas[q];
+    put16(&p, pm->flags[q]);
+  }
+  out->data = d;
+  out->len = len;
+  return OP_OK;
+}

@@ -1,0 +1,688 @@
+/*
+** tilecache.c -- the run-time tile cache (spec/build3d-runtime.md): the cached builds
+** (RT-015, RT-016), the cache's mesh (RT-018), obstacles and area volumes added and
+** removed at run time (RT-020 .. RT-043, RT-053), the queue (RT-050, RT-051) and Update
+** (RT-060 .. RT-066) on the general and the layer-first path (RT-080 .. RT-088), with the
+** repair of ref/build3d/runtime/repair.c (RT-101 .. RT-106) when the switch is on.
+**
+** The state is ref/build3d/runtime/tilecache.h's. The fingerprint, SaveState and RestoreState are in
+** ref/build3d/runtime/tilecache_snapshot.c; the build steps are ref/build3d/pipeline/pipeline.c's (ref/build3d/pipeline/pipeline_internal.h),
+** so a cached build runs the plain build's code (RT-015).
+*/
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "navmesh/mesh_internal.h"
+#include "build3d/spans/obstacles.h"
+#include "build3d/runtime/repair.h"
+#include "build3d/spans/spans_internal.h"
+#include "build3d/runtime/tilecache.h"
+#include "build3d/spans/volumes.h"
+
+static op_status no_cache(op_error *err) {
+  return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "a tile cache is required");
+}
+
+static op_status nomem(op_error *err, const char *what) {
+  return op_fail(err, OP_E_NOMEM, what, "-", "out of memory");
+}
+
+/* ------------------------------------------------------------ units */
+
+/* The compact heightfield a unit's areas live in: the layer view (layer first, RT-083)
+** or the tile's heightfield (general path). NULL for an empty layer. */
+static const op_chf *unit_chf(const op_tilecache *c, const op_tc_tile *t, uint32_t L) {
+  return c->ctx.layer_first ? t->k.units[L].view : t->k.base.chf;
+}
+
+/* RT-088: the x/z box of the unit's walkable columns, from X(gx0 + xmin) to
+** X(gx0 + xmax + 1) and likewise on z, over columns with a non-zero first-build area. */
+static void unit_walkable_box(const op_chf *h, op_tc_unit *u) {
+  int32_t x0 = INT32_MAX, x1 = -1, z0 = INT32_MAX, z1 = -1;
+  const op_hf_grid *g = &h->grid;
+  for (int32_t z = 0; z < g->depth; z++)
+    for (int32_t x = 0; x < g->width; x++) {
+      size_t col = (size_t)z * (size_t)g->width + (size_t)x;
+      uint32_t i = h->cell_index[col], end = i + h->cell_count[col];
+      while (i < end && h->areas[i] == OP_AREA_NULL) i++;
+      if (i == end) continue;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (z < z0) z0 = z;
+      if (z > z1) z1 = z;
+    }
+  u->walkable = x1 >= 0;
+  if (!u->walkable) return;
+  u->wmin[0] = op_grid_line_x(g, x0);
+  u->wmax[0] = op_grid_line_x(g, x1 + 1);
+  u->wmin[1] = op_grid_line_z(g, z0);
+  u->wmax[1] = op_grid_line_z(g, z1 + 1);
+}
+
+static int boxes_touch(const double amin[2], const double amax[2], const double bmin[2],
+                       const double bmax[2]) {
+  return amin[0] <= bmax[0] && bmin[0] <= amax[0] && amin[1] <= bmax[1] && bmin[1] <= amax[1];
+}
+
+/* RT-088: an obstacle's box widened by one cell on each side against the unit's box. */
+static int obstacle_touches(const op_tc_unit *u, const op_obst *p) {
+  if (!u->walkable) return 0;
+  double lo[2] = {p->bmin[0] - p->cs, p->bmin[1] - p->cs};
+  double hi[2] = {p->bmax[0] + p->cs, p->bmax[1] + p->cs};
+  return boxes_touch(lo, hi, u->wmin, u->wmax);
+}
+
+/* RT-041: the unit's areas in force, written to out (the unit's span count): a copy of
+** its first-build areas, then the live obstacles in the order they were added, then the
+** live volumes likewise (RT-088 leaves out what cannot touch the unit). Returns 1 when an
+** obstacle or a volume was applied (else out is untouched: the areas in force are the
+** first-build areas). *vsel: a volume selects a span (RT-101 (a)). */
+static int unit_areas(const op_tilecache *c, const op_tc_tile *t, uint32_t L, uint8_t *out,
+                      int *vsel) {
+  const op_chf *h = unit_chf(c, t, L);
+  const op_tc_unit *u = &t->units[L];
+  *vsel = 0;
+  if (!h || !u->walkable) return 0;
+  op_chf tmp = *h; /* the same spans and grid, the areas in out */
+  tmp.areas = out;
+  int touched = 0;
+  for (uint32_t i = 0; i < c->nobst; i++) { /* RT-041: obstacles in the order added */
+    if (!obstacle_touches(u, &c->obst[i].prep)) continue;
+    if (!touched) memcpy(out, h->areas, h->nspans);
+    touched = 1;
+    op_obst_mark(&tmp, &c->obst[i].prep); /* RT-022 */
+  }
+  for (uint32_t i = 0; i < c->nvols; i++) { /* then volumes in the order added */
+    if (!boxes_touch(c->vols[i].bmin, c->vols[i].bmax, u->wmin, u->wmax)) continue;
+    if (!touched) memcpy(out, h->areas, h->nspans);
+    touched = 1;
+    if (op_volume_mark(&tmp, &c->vols[i].v)) *vsel = 1; /* SPAN-161 .. SPAN-163 */
+  }
+  return touched;
+}
+
+/* RT-101: spans with a non-zero first-build area and area 0 in force. */
+static uint64_t count_removed(const uint8_t *a0, const uint8_t *a, uint32_t n) {
+  uint64_t k = 0;
+  for (uint32_t i = 0; i < n; i++) k += a0[i] != OP_AREA_NULL && a[i] == OP_AREA_NULL;
+  return k;
+}
+
+/* ------------------------------------------------------------ the cached build */
+
+static void tile_free(op_tc_tile *t) {
+  for (uint32_t L = 0; t->units && L < t->k.nunits; L++) {
+    free(t->units[L].last);
+    op_span_graph_free(&t->units[L].vgraph);
+  }
+  free(t->units);
+  for (uint32_t L = 0; t->k.units && L < t->k.nunits; L++) op_pl_unit_free(&t->k.units[L]);
+  free(t->k.units);
+  op_pl_base_free(&t->k.base);
+  memset(t, 0, sizeof *t);
+}
+
+void op_tilecache_free(op_tilecache *c) {
+  if (!c) return;
+  for (uint32_t i = 0; c->tiles && i < c->ntiles; i++) tile_free(&c->tiles[i]);
+  free(c->tiles);
+  free(c->obst);
+  free(c->vols);
+  free(c->queue);
+  op_mesh_free(c->mesh);
+  free(c);
+}
+
+/* RT-011 item 4 for one adopted tile: the heightfield's hash (RT-131), and per unit its
+** last-built areas (the first-build ones, RT-012) and its walkable box (RT-088). No span
+** graph of the whole tile is kept (RT-011 item 2): no rebuild reads one (the general path
+** builds its own, the repair uses the layer view's, op_tc_unit.vgraph). */
+static op_status tile_prepare(op_tilecache *c, op_tc_tile *t, op_error *err) {
+  op_status st;
+  op_bytes b = {NULL, 0};
+  if ((st = op_chf_save(t->k.base.chf, &b, err)) != OP_OK) return st; /* SPAN-170 */
+  t->chf_hash = op_hash64(b.data, b.len);
+  op_bytes_free(&b);
+  t->units = calloc(t->k.nunits ? t->k.nunits : 1, sizeof *t->units);
+  if (!t->units) return nomem(err, "cache");
+  for (uint32_t L = 0; L < t->k.nunits; L++) {
+    const op_chf *h = unit_chf(c, t, L);
+    uint32_t n = h ? h->nspans : 0;
+    t->units[L].last = malloc(n ? n : 1);
+    if (!t->units[L].last) return nomem(err, "cache");
+    if (n) memcpy(t->units[L].last, h->areas, n); /* RT-012 */
+    if (h) unit_walkable_box(h, &t->units[L]);
+  }
+  return OP_OK;
+}
+
+/* RT-016: the cache around a finished op_pl_run: adopts keep's tiles (cache order) and
+** the mesh, empties the settings' lists (RT-017). */
+static op_status adopt(op_pl_ctx *ctx, op_pipeline_result *r, op_pl_keep *keep,
+                       op_tilecache **out, op_error *err) {
+  op_tilecache *c = calloc(1, sizeof *c);
+  op_tc_tile *tiles = calloc(keep->ntiles ? keep->ntiles : 1, sizeof *tiles);
+  uint32_t *queue = malloc((keep->ntiles ? keep->ntiles : 1) * sizeof *queue);
+  if (!c || !tiles || !queue) {
+    free(c), free(tiles), free(queue);
+    op_pl_keep_free(keep);
+    op_pipeline_result_free(r);
+    return nomem(err, "cache");
+  }
+  c->tiles = tiles;
+  c->queue = queue;
+  c->ntiles = keep->ntiles;
+  for (uint32_t i = 0; i < keep->ntiles; i++) c->tiles[i].k = keep->tiles[i]; /* moved */
+  free(keep->tiles);
+  memset(keep, 0, sizeof *keep);
+  c->mesh = r->mesh; /* RT-002: the mesh belongs to the cache */
+  r->mesh = NULL;
+  c->ctx = *ctx;
+  c->ctx.s.nvolumes = 0, c->ctx.s.volumes = NULL; /* RT-017: never read again */
+  c->ctx.s.nobstacles = 0, c->ctx.s.obstacles = NULL;
+  c->ctx.soup = NULL, c->ctx.chunk = NULL, c->ctx.cols = NULL, c->ctx.hooks = NULL;
+  c->next_obstacle_id = c->next_volume_id = 1; /* RT-130 */
+  c->repair = 1;                               /* RT-101: on by default */
+  op_status st = OP_OK;
+  for (uint32_t i = 0; st == OP_OK && i < c->ntiles; i++) st = tile_prepare(c, &c->tiles[i], err);
+  if (st != OP_OK) {
+    op_tilecache_free(c);
+    op_pipeline_result_free(r);
+    return st;
+  }
+  if (c->mesh) c->mesh->cache_owned = 1; /* RT-018 */
+  c->fingerprint = op_tc_fingerprint_compute(c); /* RT-131 */
+  *out = c;
+  return OP_OK;
+}
+
+/* RT-016: the plain build's code with keep, then the cache. */
+static op_status build_cached(op_pl_ctx *ctx, op_pipeline_result *out, op_tilecache **cache,
+                              op_error *err) {
+  op_pipeline_result r;
+  op_pl_keep keep;
+  memset(&r, 0, sizeof r);
+  memset(&keep, 0, sizeof keep);
+  op_status st = op_pl_run(ctx, &r, &keep, err);
+  if (st != OP_OK) return st;
+  op_tilecache *c = NULL;
+  if ((st = adopt(ctx, &r, &keep, &c, err)) != OP_OK) return st;
+  if (out) *out = r; /* RT-002: mesh NULL */
+  else op_pipeline_result_free(&r);
+  *cache = c;
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_pipeline_build_soup_cached(const op_settings *s, const op_soup *soup,
+                                        const op_pipeline_hooks *hooks,
+                                        op_pipeline_result *out, op_tilecache **cache,
+                                        op_error *err) {
+  if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
+  op_pl_ctx ctx;
+  op_status st = op_pl_begin_soup(&ctx, s, soup, hooks, err);
+  return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
+}
+
+op_status op_pipeline_build_chunk_cached(const op_settings *s, const op_chunked *ch,
+                                         const op_pipeline_hooks *hooks,
+                                         op_pipeline_result *out, op_tilecache **cache,
+                                         op_error *err) {
+  if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
+  op_pl_ctx ctx;
+  op_status st = op_pl_begin_chunk(&ctx, s, ch, hooks, err);
+  return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
+}
+
+op_status op_pipeline_build_heightfield_cached(const op_settings *s,
+                                               const op_solid_columns *cols,
+                                               const op_pipeline_hooks *hooks,
+                                               op_pipeline_result *out,
+                                               op_tilecache **cache, op_error *err) {
+  if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
+  op_pl_ctx ctx;
+  op_status st = op_pl_begin_columns(&ctx, s, cols, hooks, err);
+  return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
+}
+
+/* ------------------------------------------------------------ accessors */
+
+op_mesh *op_tilecache_mesh(op_tilecache *c) { return c ? c->mesh : NULL; }
+
+uint32_t op_tilecache_queue_length(const op_tilecache *c) { return c ? c->nqueue : 0; }
+
+int op_tilecache_queued(const op_tilecache *c, uint32_t i, int32_t *tx, int32_t *tz) {
+  if (!c || i >= c->nqueue) return 0;
+  const op_tc_tile *t = &c->tiles[c->queue[i]];
+  if (tx) *tx = t->k.tx;
+  if (tz) *tz = t->k.tz;
+  return 1;
+}
+
+void op_tilecache_set_repair(op_tilecache *c, int on) { /* RT-107 */
+  if (c) c->repair = on != 0;
+}
+
+int op_tilecache_repair(const op_tilecache *c) { return c ? c->repair : 0; }
+
+uint64_t op_tilecache_fingerprint(const op_tilecache *c) { return c ? c->fingerprint : 0; }
+
+void op_tilecache_stats_get(const op_tilecache *c, op_tilecache_stats *out) {
+  if (!out) return;
+  if (c) *out = c->stats;
+  else memset(out, 0, sizeof *out);
+}
+
+void op_tilecache_stats_reset(op_tilecache *c) {
+  if (c) memset(&c->stats, 0, sizeof c->stats);
+}
+
+/* Cache order: tz, then tx, ascending (RT-011). */
+int64_t op_tc_find_tile(const op_tilecache *c, int32_t tx, int32_t tz) {
+  uint32_t lo = 0, hi = c->ntiles;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    const op_pl_keep_tile *k = &c->tiles[mid].k;
+    if (k->tz < tz || (k->tz == tz && k->tx < tx)) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < c->ntiles && c->tiles[lo].k.tx == tx && c->tiles[lo].k.tz == tz) return lo;
+  return -1;
+}
+
+void op_tc_forget_last(op_tilecache *c) { /* RT-133 */
+  for (uint32_t i = 0; i < c->ntiles; i++)
+    for (uint32_t L = 0; L < c->tiles[i].k.nunits; L++) {
+      free(c->tiles[i].units[L].last);
+      c->tiles[i].units[L].last = NULL;
+    }
+}
+
+void op_tc_queue_clear(op_tilecache *c) {
+  for (uint32_t i = 0; i < c->nqueue; i++) c->tiles[c->queue[i]].queued = 0;
+  c->nqueue = 0;
+}
+
+void op_tc_queue_push(op_tilecache *c, uint32_t i) { /* RT-051 */
+  if (i >= c->ntiles || c->tiles[i].queued) return;
+  c->tiles[i].queued = 1;
+  c->queue[c->nqueue++] = i;
+}
+
+/* ------------------------------------------------------------ obstacles and volumes */
+
+/* RT-024, RT-040: -0.0 stored as +0.0; every other value (NaN payloads of fields a shape
+** does not use included) is left as it is. */
+static void plus_zero(double *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i] == 0) v[i] = 0.0;
+}
+
+/* RT-050, RT-051: every cached tile whose widened grid touches the box, in cache order. */
+static void queue_box(op_tilecache *c, const double bmin[2], const double bmax[2]) {
+  for (uint32_t i = 0; i < c->ntiles; i++)
+    if (op_obst_grid_overlaps(&c->tiles[i].k.base.chf->grid, c->ctx.cell.walkable_radius,
+                              bmin, bmax))
+      op_tc_queue_push(c, i);
+}
+
+/* Room for one more entry of n, capacity *cap (grown by doubling). */
+static int grow(void **arr, uint32_t n, uint32_t *cap, size_t size) {
+  if (n < *cap) return 1;
+  uint32_t nc = *cap ? 2 * *cap : 8;
+  if (nc > OP_TC_MAX_LIVE) nc = OP_TC_MAX_LIVE;
+  void *p = realloc(*arr, (size_t)nc * size);
+  if (!p) return 0;
+  *arr = p;
+  *cap = nc;
+  return 1;
+}
+
+op_status op_tilecache_add_obstacle(op_tilecache *c, const op_obstacle *o, uint32_t *id,
+                                    op_error *err) {
+  if (!c) return no_cache(err);
+  op_status st = op_obst_validate(o, "obstacle.", err); /* RT-023 */
+  if (st != OP_OK) return st;
+  if (c->nobst >= OP_TC_MAX_LIVE) /* RT-026 */
+    return op_fail_i(err, OP_E_LIMIT, "obstacles", OP_TC_MAX_LIVE, "at most 65536 live obstacles");
+  if (c->next_obstacle_id >= OP_TC_ID_END)
+    return op_fail_i(err, OP_E_LIMIT, "obstacle_id", OP_TC_ID_END, "obstacle ids are used up");
+  op_tc_obstacle e;
+  memset(&e, 0, sizeof e);
+  e.o = *o;
+  plus_zero(e.o.center, 3), plus_zero(&e.o.radius, 1), plus_zero(&e.o.height, 1); /* RT-024 */
+  plus_zero(e.o.bmin, 3), plus_zero(e.o.bmax, 3), plus_zero(e.o.half, 3), plus_zero(&e.o.yaw, 1);
+  /* RT-020, RT-025: grown by the agent radius (validated above) */
+  op_obst_prepare_valid(&e.o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &e.prep);
+  if (!grow((void **)&c->obst, c->nobst, &c->capobst, sizeof *c->obst))
+    return nomem(err, "obstacles");
+  e.id = c->next_obstacle_id++; /* RT-130 */
+  c->obst[c->nobst++] = e;
+  queue_box(c, e.prep.bmin, e.prep.bmax); /* RT-050 */
+  if (id) *id = e.id;
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_tilecache_add_volume(op_tilecache *c, const op_convex_volume *v, uint32_t *id,
+                                  op_error *err) {
+  if (!c) return no_cache(err);
+  op_status st = op_volume_validate(v, "volume.", err); /* RT-040: SPAN-031 */
+  if (st != OP_OK) return st;
+  if (c->nvols >= OP_TC_MAX_LIVE)
+    return op_fail_i(err, OP_E_LIMIT, "volumes", OP_TC_MAX_LIVE, "at most 65536 live volumes");
+  if (c->next_volume_id >= OP_TC_ID_END)
+    return op_fail_i(err, OP_E_LIMIT, "volume_id", OP_TC_ID_END, "volume ids are used up");
+  op_tc_volume e;
+  memset(&e, 0, sizeof e);
+  e.v = *v;
+  plus_zero(&e.v.points[0][0], 2 * (size_t)e.v.npoints); /* RT-040: -0.0 as +0.0 */
+  plus_zero(&e.v.ymin, 1), plus_zero(&e.v.ymax, 1);
+  op_volume_box(&e.v, e.bmin, e.bmax); /* RT-042 */
+  if (!grow((void **)&c->vols, c->nvols, &c->capvols, sizeof *c->vols))
+    return nomem(err, "volumes");
+  e.id = c->next_volume_id++;
+  c->vols[c->nvols++] = e;
+  queue_box(c, e.bmin, e.bmax); /* RT-050 */
+  if (id) *id = e.id;
+  op_clear(err);
+  return OP_OK;
+}
+
+/* The position of id among n entries of ascending ids (stride bytes apart), or -1. */
+static int64_t find_id(const void *arr, uint32_t n, size_t stride, uint32_t id) {
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    uint32_t m = *(const uint32_t *)((const char *)arr + (size_t)mid * stride);
+    if (m < id) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < n && *(const uint32_t *)((const char *)arr + (size_t)lo * stride) == id) return lo;
+  return -1;
+}
+
+static op_status unknown_id(op_error *err, uint32_t id, const char *what) {
+  return op_fail_i(err, OP_E_ARGUMENT, "id", (long long)id, what); /* RT-053 */
+}
+
+op_status op_tilecache_remove_obstacle(op_tilecache *c, uint32_t id, op_error *err) {
+  if (!c) return no_cache(err);
+  int64_t k = find_id(c->obst, c->nobst, sizeof *c->obst, id);
+  if (k < 0) return unknown_id(err, id, "no live obstacle has this id");
+  queue_box(c, c->obst[k].prep.bmin, c->obst[k].prep.bmax); /* RT-050: the removed box */
+  memmove(&c->obst[k], &c->obst[k + 1], (size_t)(c->nobst - (uint32_t)k - 1) * sizeof *c->obst);
+  c->nobst--;
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_tilecache_remove_volume(op_tilecache *c, uint32_t id, op_error *err) {
+  if (!c) return no_cache(err);
+  int64_t k = find_id(c->vols, c->nvols, sizeof *c->vols, id);
+  if (k < 0) return unknown_id(err, id, "no live volume has this id");
+  queue_box(c, c->vols[k].bmin, c->vols[k].bmax);
+  memmove(&c->vols[k], &c->vols[k + 1], (size_t)(c->nvols - (uint32_t)k - 1) * sizeof *c->vols);
+  c->nvols--;
+  op_clear(err);
+  return OP_OK;
+}
+
+/* ------------------------------------------------------------ Update */
+
+/* What Update does for one unit, decided before the mesh changes (RT-061). */
+typedef struct tc_step {
+  uint32_t tile, unit;
+  int skip;          /* RT-013 step 1: nothing to do */
+  uint8_t *areas;    /* the areas in force when they differ from the first build's (owned) */
+  uint8_t *last;     /* a fresh last-built list when the unit's is unknown (owned) */
+  op_tile *tile_new; /* T: owned when own, else the first build's (borrowed) */
+  int own;
+} tc_step;
+
+static void steps_free(tc_step *st, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(st[i].areas);
+    free(st[i].last);
+    if (st[i].own) op_tile_free(st[i].tile_new);
+  }
+  free(st);
+}
+
+static op_contour_params contour_params(const op_tilecache *c) { /* REG-200 */
+  op_contour_params p;
+  p.border = c->ctx.cell.border;
+  p.max_error = c->ctx.s.max_simplification_error;
+  p.max_edge_len = c->ctx.cell.max_edge_len;
+  return p;
+}
+
+/* The statistics of one repair attempt: repaired, or a fallback and its reason (RT-101). */
+static void count_repair(op_tilecache_stats *sl, op_repair_result res) {
+  if (res == OP_REPAIR_DONE) {
+    sl->units_repaired++;
+    return;
+  }
+  sl->repair_fallbacks++;
+  sl->fallbacks_not_removal += res == OP_REPAIR_NOT_REMOVAL; /* (a) */
+  sl->fallbacks_small += res == OP_REPAIR_SMALL;             /* (b) */
+  sl->fallbacks_split += res == OP_REPAIR_SPLIT;             /* (c) */
+  sl->fallbacks_renumber += res == OP_REPAIR_RENUMBER;       /* (d) */
+}
+
+/* RT-101 .. RT-105 through ref/build3d/runtime/repair.c: *done 1 and *cs set when the layer was
+** repaired; 0 when the switch is on but a precondition failed (the caller builds the
+** layer by RT-085; RT-106: the same tile data either way). Counts the removed spans
+** (RT-101) in sl. The view's span graph is built on first use and kept (not state). */
+static op_status try_repair(op_tilecache *c, op_tc_tile *t, uint32_t L, const uint8_t *a,
+                            int vsel, op_contour_set *cs, int *done, op_tilecache_stats *sl,
+                            op_error *err) {
+  op_pl_unit *u = &t->k.units[L];
+  op_tc_unit *tu = &t->units[L];
+  op_status st = OP_OK;
+  if (!tu->vgraph.column && u->view->nspans) /* built once, kept (not state) */
+    st = op_span_graph_build(u->view, &tu->vgraph, err);
+  if (st != OP_OK) return st;
+  op_contour_params p = contour_params(c);
+  op_repair_result res = OP_REPAIR_NOTHING;
+  uint32_t nremoved = 0;
+  st = op_repair_layer_tile(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel, &p,
+                            c->ctx.s.min_region_area, &res, cs, &nremoved, err);
+  if (st != OP_OK) return st;
+  *done = res == OP_REPAIR_DONE;
+  sl->spans_removed += nremoved;
+  count_repair(sl, res);
+  return OP_OK;
+}
+
+/* RT-063: unit L built from areas a (not the first build's). */
+static op_status build_unit(op_tilecache *c, op_tc_tile *t, uint32_t L, uint8_t *a, int vsel,
+                            op_tile **tile, op_tilecache_stats *sl, op_error *err) {
+  const op_chf *h = unit_chf(c, t, L);
+  op_chf tmp = *h;
+  tmp.areas = a;
+  sl->spans_built += h->nspans;
+  if (!c->ctx.layer_first) { /* POLY-223 steps 2 to 6 on a copy with the areas in force */
+    sl->spans_removed += count_removed(h->areas, a, h->nspans);
+    sl->units_built++;
+    return op_pl_tile_general(&c->ctx, &tmp, t->k.tx, t->k.tz, tile, err);
+  }
+  op_contour_set cs;
+  op_regions rg;
+  memset(&cs, 0, sizeof cs);
+  memset(&rg, 0, sizeof rg);
+  int done = 0;
+  op_status st = OP_OK;
+  if (c->repair) st = try_repair(c, t, L, a, vsel, &cs, &done, sl, err); /* RT-063 */
+  else sl->spans_removed += count_removed(h->areas, a, h->nspans);
+  if (st == OP_OK && !done) {
+    sl->units_built++;
+    st = op_pl_layer_contours(&c->ctx, &tmp, &rg, &cs, err); /* RT-084, RT-085 */
+  }
+  if (st == OP_OK) st = op_pl_layer_tile(&c->ctx, &tmp, &cs, t->k.tx, t->k.tz, (int32_t)L, tile, err);
+  op_contour_set_free(&cs);
+  op_regions_free(&rg);
+  return st;
+}
+
+
+/* RT-062, RT-013 for unit L of tile t: fills *s (areas in force, shortcut, new tile). */
+static op_status plan_unit(op_tilecache *c, uint32_t ti, uint32_t L, tc_step *s,
+                           op_tilecache_stats *sl, op_error *err) {
+  op_tc_tile *t = &c->tiles[ti];
+  op_tc_unit *u = &t->units[L];
+  const op_chf *h = unit_chf(c, t, L);
+  uint32_t n = h ? h->nspans : 0;
+  s->tile = ti, s->unit = L;
+  s->areas = malloc(n ? n : 1);
+  if (!s->areas) return nomem(err, "cache");
+  int vsel = 0;
+  int changed = unit_areas(c, t, L, s->areas, &vsel); /* RT-041 */
+  if (changed && memcmp(s->areas, h->areas, n) == 0) changed = 0;
+  const uint8_t *a = changed ? s->areas : (h ? h->areas : NULL);
+  if (u->last && (n == 0 || memcmp(u->last, a, n) == 0)) { /* RT-013 step 1 */
+    s->skip = 1;
+    sl->units_skipped++;
+  } else if (!changed) { /* RT-013 step 2: the first build's tile data */
+    s->tile_new = t->k.units[L].tile;
+    sl->units_first++;
+  } else { /* RT-013 step 3, RT-063 */
+    op_status st = build_unit(c, t, L, s->areas, vsel, &s->tile_new, sl, err);
+    if (st != OP_OK) return st;
+    s->own = 1;
+  }
+  if (!changed) { /* the areas in force are the first build's: nothing to keep */
+    free(s->areas);
+    s->areas = NULL;
+  }
+  if (!s->skip && !u->last && !(s->last = malloc(n ? n : 1))) return nomem(err, "cache");
+  return OP_OK;
+}
+
+static void stats_add(op_tilecache_stats *to, const op_tilecache_stats *d) {
+  to->units_skipped += d->units_skipped;
+  to->units_first += d->units_first;
+  to->units_built += d->units_built;
+  to->units_repaired += d->units_repaired;
+  to->repair_fallbacks += d->repair_fallbacks;
+  to->spans_built += d->spans_built;
+  to->spans_removed += d->spans_removed;
+  to->fallbacks_not_removal += d->fallbacks_not_removal;
+  to->fallbacks_small += d->fallbacks_small;
+  to->fallbacks_split += d->fallbacks_split;
+  to->fallbacks_renumber += d->fallbacks_renumber;
+}
+
+/* RT-061: every unit of the first k queued tiles decided and built, nothing changed yet. */
+static op_status plan(op_tilecache *c, uint32_t k, tc_step **out, size_t *nout,
+                      op_tilecache_stats *sl, op_error *err) {
+  size_t n = 0;
+  for (uint32_t q = 0; q < k; q++) n += c->tiles[c->queue[q]].k.nunits;
+  tc_step *st = calloc(n ? n : 1, sizeof *st);
+  if (!st) return nomem(err, "cache");
+  size_t j = 0;
+  op_status s = OP_OK;
+  for (uint32_t q = 0; s == OP_OK && q < k; q++) {
+    uint32_t ti = c->queue[q];
+    for (uint32_t L = 0; s == OP_OK && L < c->tiles[ti].k.nunits; L++)
+      s = plan_unit(c, ti, L, &st[j++], sl, err);
+    s = op_pl_tile_error(err, s, c->tiles[ti].k.tx, c->tiles[ti].k.tz); /* RT-061 */
+  }
+  if (s != OP_OK) {
+    steps_free(st, j);
+    return s;
+  }
+  *out = st;
+  *nout = n;
+  return OP_OK;
+}
+
+/* RT-065 for one planned unit: T against the tile M that the mesh holds at (tx, tz, L).
+** Case 1 (same content id) and case 5 (neither) need no change: 0; else the change for
+** the batch (cases 2 to 4: T where M is, T where none is, none where M is): 1. The mesh is
+** read before any change: the units of one Update are at distinct positions (distinct
+** queued tiles, distinct layers). */
+static int swap_change(const op_tilecache *c, const tc_step *s, opm_change *ch, uint64_t *kept) {
+  const op_tc_tile *t = &c->tiles[s->tile];
+  int32_t L = c->ctx.layer_first ? (int32_t)s->unit : 0;
+  int64_t f = opm_find(c->mesh, t->k.tx, t->k.tz, L);
+  const op_tile *M = f >= 0 ? c->mesh->slots[f].occ->tile : NULL, *T = s->tile_new;
+  if (T && M && op_tile_content_id(T) == op_tile_content_id(M)) { /* case 1: M stays */
+    ++*kept;
+    return 0;
+  }
+  ch->x = t->k.tx, ch->z = t->k.tz, ch->layer = L, ch->tile = T, ch->done = OPM_NONE;
+  return T || M;
+}
+
+/* RT-065, RT-061: the planned units' swaps go into the mesh in queue order, layers
+** ascending, as one all-or-nothing batch (opm_batch: the slots, generations and links of
+** ReplaceTile, AddTile and RemoveTile one after another, MESH-012, MESH-014, MESH-015; it
+** ignores the mesh's refusal, RT-018). On failure nothing changed. Then each unit's
+** last-built areas become its areas in force (RT-062), which cannot fail. */
+static op_status commit(op_tilecache *c, tc_step *st, size_t n, op_error *err) {
+  opm_change *ch = malloc((n ? n : 1) * sizeof *ch);
+  size_t *from = malloc((n ? n : 1) * sizeof *from), nch = 0, bad = SIZE_MAX;
+  if (!ch || !from) {
+    free(ch), free(from);
+    return nomem(err, "cache");
+  }
+  uint64_t kept = 0;
+  for (size_t j = 0; j < n; j++)
+    if (!st[j].skip && swap_change(c, &st[j], &ch[nch], &kept)) from[nch++] = j;
+  op_status e = opm_batch(c->mesh, ch, nch, &bad, err);
+  if (e != OP_OK && bad < nch) {
+    const op_tc_tile *t = &c->tiles[st[from[bad]].tile];
+    e = op_pl_tile_error(err, e, t->k.tx, t->k.tz);
+  }
+  for (size_t k = 0; e == OP_OK && k < nch; k++) {
+    c->stats.tiles_replaced += ch[k].done == OPM_REPLACED;
+    c->stats.tiles_added += ch[k].done == OPM_ADDED;
+    c->stats.tiles_removed += ch[k].done == OPM_REMOVED;
+  }
+  free(ch);
+  free(from);
+  if (e != OP_OK) return e;
+  c->stats.tiles_kept += kept;
+  for (size_t j = 0; j < n; j++) {
+    tc_step *s = &st[j];
+    if (s->skip) continue;
+    op_tc_tile *t = &c->tiles[s->tile];
+    op_tc_unit *u = &t->units[s->unit];
+    if (!u->last) u->last = s->last, s->last = NULL;
+    const op_chf *h = unit_chf(c, t, s->unit);
+    uint32_t ns = h ? h->nspans : 0;
+    if (ns) memcpy(u->last, s->areas ? s->areas : h->areas, ns);
+  }
+  return OP_OK;
+}
+
+op_status op_tilecache_update(op_tilecache *c, uint32_t max_tiles, uint32_t *processed,
+                              op_error *err) {
+  if (!c) return no_cache(err);
+  uint32_t k = max_tiles < c->nqueue ? max_tiles : c->nqueue; /* RT-060 */
+  tc_step *st = NULL;
+  size_t n = 0;
+  op_tilecache_stats sl;
+  memset(&sl, 0, sizeof sl);
+  op_status s = k ? plan(c, k, &st, &n, &sl, err) : OP_OK;
+  if (s != OP_OK) return s; /* RT-061: nothing changed */
+  /* RT-061: the commit is all or nothing too (opm_batch); a failed swap changes nothing. */
+  s = commit(c, st, n, err);
+  steps_free(st, n);
+  if (s != OP_OK) return s;
+  for (uint32_t q = 0; q < k; q++) c->tiles[c->queue[q]].queued = 0;
+  memmove(c->queue, c->queue + k, (size_t)(c->nqueue - k) * sizeof *c->queue);
+  c->nqueue -= k;
+  stats_add(&c->stats, &sl);
+  c->stats.tiles_processed += k;
+  if (processed) *processed = k;
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_tilecache_update_all(op_tilecache *c, uint32_t *processed, op_error *err) {
+  if (!c) return no_cache(err);
+  return op_tilecache_update(c, c->nqueue, processed, err); /* RT-060 */
+}
