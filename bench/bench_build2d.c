@@ -12,7 +12,8 @@
 ** Each is built with TileSize 32, 64 and 128 cells, and some also with AgentRadius 0.5 (the
 ** shrink stage); every time is the minimum of 3 builds (1 with "quick"). Columns: the
 ** region's ring vertices; the time of the region stage alone (g2_region_from_tilemap /
-** _from_outlines and the obstacle difference: internal API); the total build time
+** _from_outlines and the obstacle difference: kit tier, include/onepath_geometry2d.h); the
+** total build time
 ** (op_build2d_*_tiles + op_build2d_assemble: region, shrink, slice, triangulation,
 ** partition, tiles, mesh); tiles, polygons and triangles (the sum of nverts - 2 over the
 ** polygons: the inside triangles the partition merged); microseconds per triangle.
@@ -28,7 +29,7 @@
 
 #include "onepath.h"
 #include "onepath_build2d.h"
-#include "build2d/geometry/g2d.h"
+#include "onepath_geometry2d.h"
 
 static double now_ms(void) {
   struct timespec ts;

@@ -19,7 +19,7 @@
 **     error kind and a named field, creating nothing, or succeeds; inputs not near the
 **     bound (every coordinate well inside +-2^21, tile lines on the grid) must succeed;
 **  2. the tiles equal what the internal pipeline gives (g2_region_from_outlines,
-**     g2_region_difference, g2_region_shrink, g2_slice_region): same tiles in ascending
+**     g2_region_difference, g2_region_shrink, t2_slice_region): same tiles in ascending
 **     (row, column) order, every tile-local vertex exactly its grid point (T2D-052);
 **  3. every polygon has 3..MaxVertsPerPoly vertices and only allowed turns (G2D-223),
 **     i.e. is convex and counter-clockwise exactly on the grid, with positive area;
@@ -53,7 +53,7 @@
 #include "fdp.h"
 #include "onepath.h"
 #include "onepath_build2d.h"
-#include "../ref/build2d/geometry/g2d.h"
+#include "onepath_geometry2d.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -350,6 +350,26 @@ static double dist_edges(const ocase *c, int64_t zx, int64_t zy) {
 
 /* Independent exact twice-area of the outlines' union minus the obstacles' union, for
 ** rectilinear loops: coordinate compression, each cell decided at its centre. */
+/* G2D-010: lexicographic order of grid points, x first, then y. */
+static int point_cmp(g2_point a, g2_point b) {
+  if (a.x != b.x) return a.x < b.x ? -1 : 1;
+  return a.y < b.y ? -1 : a.y > b.y;
+}
+
+/* Twice the region's area: the shoelace sums of its rings, exact (>= 0 for a canonical
+** region, G2D-090). */
+static i128 region_area2(const g2_region *r) {
+  i128 a2 = 0;
+  for (size_t q = 0; q < r->nrings; q++) {
+    size_t s0 = r->ring_start[q], s1 = r->ring_start[q + 1];
+    for (size_t k = s0; k < s1; k++) {
+      g2_point a = r->pts[k], b = r->pts[k + 1 < s1 ? k + 1 : s0];
+      a2 += (i128)a.x * b.y - (i128)a.y * b.x;
+    }
+  }
+  return a2;
+}
+
 static i128 rect_area2(const ocase *c) {
   int64_t xs[2 * MAX_LOOPS * MAX_PTS], ys[2 * MAX_LOOPS * MAX_PTS];
   size_t nx = 0, ny = 0;
@@ -459,7 +479,7 @@ typedef struct tinfo {
   size_t nside[4];
 } tinfo;
 
-static int find_tile(const g2_slice *sl, int64_t col, int64_t row) {
+static int find_tile(const t2_slice *sl, int64_t col, int64_t row) {
   for (size_t i = 0; i < sl->ntiles; i++)
     if (sl->tiles[i].col == col && sl->tiles[i].row == row) return (int)i;
   return -1;
@@ -475,7 +495,7 @@ static int has_link(const plink *L, size_t nl, uint32_t t, uint32_t p, uint32_t 
 }
 
 /* Oracle 5 for the pair (tile a side sa) -- (tile b side sb). Returns the pairs found. */
-static size_t match_side(const g2_slice *sl, const tinfo *ti, size_t a, int sa, int b, int sb,
+static size_t match_side(const t2_slice *sl, const tinfo *ti, size_t a, int sa, int b, int sb,
                          const plink *L, size_t nl) {
   const pedge *A = ti[a].side[sa], *B = b >= 0 ? ti[b].side[sb] : NULL;
   size_t na = ti[a].nside[sa], nb = b >= 0 ? ti[b].nside[sb] : 0, pairs = 0;
@@ -510,8 +530,8 @@ static void check_build(const ocase *c, op_tile **tiles, size_t nt, const op_byt
   if (internal_region(c, &reg, &e) != OP_OK)
     fail("the internal region fails (%s %s) where the build succeeded", op_status_name(e.kind), e.field);
   double W = (double)c->s.tile_cells * c->s.cell_size;
-  g2_slice sl;
-  if (g2_slice_region(&reg, c->s.origin, W, c->s.cell_size, c->s.max_verts_per_poly, &sl, &e) != OP_OK)
+  t2_slice sl;
+  if (t2_slice_region(&reg, c->s.origin, W, c->s.cell_size, c->s.max_verts_per_poly, &sl, &e) != OP_OK)
     fail("the internal slice fails (%s %s) where the build succeeded", op_status_name(e.kind), e.field);
   if (sl.ntiles != nt) fail("%zu tiles, the slice has %zu", nt, sl.ntiles);
   double scale = (double)((int64_t)1 << c->sb);
@@ -521,7 +541,7 @@ static void check_build(const ocase *c, op_tile **tiles, size_t nt, const op_byt
   tinfo *ti = calloc(nt + 1, sizeof *ti);
   if (!ti) abort();
   for (size_t t = 0; t < nt; t++) {
-    const g2_tile_polys *tp = &sl.tiles[t];
+    const t2_tile_polys *tp = &sl.tiles[t];
     if (t > 0 && (tp->row < sl.tiles[t - 1].row ||
                   (tp->row == sl.tiles[t - 1].row && tp->col <= sl.tiles[t - 1].col)))
       fail("tiles not in ascending (row, column) order (T2D-041)");
@@ -537,7 +557,7 @@ static void check_build(const ocase *c, op_tile **tiles, size_t nt, const op_byt
         fail("tile (%lld,%lld): point (%lld,%lld) outside its lines [%lld,%lld]x[%lld,%lld]",
              (long long)tp->col, (long long)tp->row, (long long)p->x, (long long)p->y,
              (long long)ln[0], (long long)ln[2], (long long)ln[1], (long long)ln[3]);
-      if (k > 0 && g2_point_cmp(tp->pts[k - 1], *p) >= 0) fail("tile points not in (x, y) order");
+      if (k > 0 && point_cmp(tp->pts[k - 1], *p) >= 0) fail("tile points not in (x, y) order");
       if (c->lines_on_grid) { /* T2D-052: exact translation of the grid */
         double lx = (double)v.verts[3 * k] * scale, lz = (double)v.verts[3 * k + 2] * scale;
         if (v.verts[3 * k + 1] != 0.0f || lx != (double)(p->x - ln[0]) || lz != (double)(p->y - ln[1]))
@@ -603,14 +623,14 @@ static void check_build(const ocase *c, op_tile **tiles, size_t nt, const op_byt
   plink *L = parse_links(mesh, nt, &nl);
   size_t pairs = 0;
   for (size_t t = 0; t < nt; t++) {
-    const g2_tile_polys *tp = &sl.tiles[t];
+    const t2_tile_polys *tp = &sl.tiles[t];
     pairs += match_side(&sl, ti, t, 2, find_tile(&sl, tp->col + 1, tp->row), 0, L, nl);
     pairs += match_side(&sl, ti, t, 1, find_tile(&sl, tp->col, tp->row + 1), 3, L, nl);
   }
   if (nl != 2 * pairs) fail("%zu external links for %zu identical portal pairs", nl, pairs);
   free(L);
   /* oracle 6: area */
-  i128 ra2 = g2_region_area2(&reg);
+  i128 ra2 = region_area2(&reg);
   int exact = 1;
   double blen = 0;
   /* T2D-043 claims exactness for 45-degree boundaries too; under G2D-054's cells a 45-degree
@@ -668,7 +688,7 @@ static void check_build(const ocase *c, op_tile **tiles, size_t nt, const op_byt
         sampled++;
         int in = 0;
         for (size_t t = 0; t < nt && !in; t++) {
-          const g2_tile_polys *tp = &sl.tiles[t];
+          const t2_tile_polys *tp = &sl.tiles[t];
           for (size_t pi = 0; pi < tp->polys.npolys && !in; pi++) {
             uint32_t s0 = tp->polys.start[pi], n = tp->polys.start[pi + 1] - s0;
             int ok = 1;
@@ -693,7 +713,7 @@ static void check_build(const ocase *c, op_tile **tiles, size_t nt, const op_byt
   for (size_t t = 0; t < nt; t++)
     for (int s = 0; s < 4; s++) free(ti[t].side[s]);
   free(ti);
-  g2_slice_free(&sl);
+  t2_slice_free(&sl);
   g2_region_free(&reg);
 }
 

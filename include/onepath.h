@@ -107,6 +107,55 @@ uint64_t op_prng_below(op_prng *r, uint64_t n);
 /* Uniform double in [0, 1) with 53 random bits. */
 double op_prng_unit(op_prng *r);
 
+/* The numeric model (math.md, "Numeric model"): round half to even, the conversion
+** double -> float32 and its range, the float32 membership test. Inline, no libm; the same
+** rules every port implements (language-neutral: RoundHalfEven, ToFloat32, IsFloat32). */
+
+/* Largest finite float32, 0x1.fffffep127, and the smallest magnitude that rounds to
+** infinity when converted, 0x1.ffffffp127 = FLT_MAX + half an ulp of FLT_MAX = 2^128 -
+** 2^103 (a tie, and ties go to the even neighbour, 2^128 = infinity). Written as the exact
+** decimal integers so that C and C++ (before C++17) read the same doubles. (MATH-008) */
+#define OP_F32_MAX 340282346638528859811704183484516925440.0
+#define OP_F32_OVERFLOW 340282356779733661637539395458142568448.0
+
+/* Round half to even of x to an integer-valued double (MATH-007). x must be finite
+** (callers check); values with |x| >= 2^52 are already integers and come back as is.
+** The sign of a zero result follows x (-0.3 -> -0.0), which never matters to callers
+** that convert to an integer. */
+static inline double op_rint_even(double x) {
+  const double two52 = 4503599627370496.0; /* 2^52 */
+  double ax = x < 0 ? -x : x;
+  if (!(ax < two52)) return x;
+  /* ax + 2^52 lies in [2^52, 2^53): its ulp is 1, so the sum is ax rounded to an
+  ** integer, ties to even; subtracting 2^52 again is exact. */
+  double r = (ax + two52) - two52;
+  return x < 0 ? -r : r;
+}
+
+/* Round half to even of x to a signed 64-bit integer (MATH-007). Requires
+** -2^63 <= x < 2^63 (callers check their field's range first). */
+static inline int64_t op_round_half_even(double x) {
+  return (int64_t)op_rint_even(x);
+}
+
+/* 1 when the conversion of x to float32 is finite, i.e. |x| < 2^128 - 2^103
+** (MATH-008); 0 for larger magnitudes, infinities and NaN. */
+static inline int op_f32_fits(double x) {
+  return x > -OP_F32_OVERFLOW && x < OP_F32_OVERFLOW;
+}
+
+/* The conversion double -> float32: round to nearest, ties to even (MATH-008).
+** Requires op_f32_fits(x). */
+static inline float op_to_f32(double x) {
+  return (float)x;
+}
+
+/* 1 when x is finite and exactly a float32 value (MATH-009): converting it to
+** float32 and back gives x. */
+static inline int op_is_f32(double x) {
+  return op_f32_fits(x) && (double)(float)x == x;
+}
+
 /* -------------------------------------------------- tiles (navmesh-format.md) */
 
 #define OP_MAX_VERTS_PER_POLY 12 /* the format's upper bound on MaxVertsPerPoly */
@@ -213,6 +262,52 @@ op_status op_mesh_poly_ref(const op_mesh *m, int32_t x, int32_t z, int32_t layer
                            uint32_t poly, op_ref *out, op_error *err);
 /* Canonical serialization of the whole mesh (tiles, slots, links, edits) and its hash. */
 op_status op_mesh_save(const op_mesh *m, op_bytes *out, op_error *err);
+
+/* ------------------------- reading a mesh (navmesh-mesh.md, "Reading a mesh") */
+
+/* One tile held by a mesh. `tile` is the mesh's own copy: read its arrays with op_tile_view;
+** valid until the mesh next changes. */
+typedef struct op_mesh_tile {
+  int32_t x, z, layer;
+  uint32_t slot, generation;
+  op_ref base;          /* reference of polygon 0 (what op_mesh_add_tile returned) */
+  const op_tile *tile;
+  uint32_t npolys, nlinks;
+} op_mesh_tile;
+
+/* One link of a polygon edge (MESH-020, MESH-021). */
+#define OP_LINK_INTERNAL 0xFFu
+typedef struct op_link {
+  uint32_t poly;        /* polygon index in its tile */
+  uint8_t edge;         /* edge of that polygon */
+  uint8_t side;         /* portal side 0..3, or OP_LINK_INTERNAL */
+  uint8_t target_edge;  /* edge of the target polygon (external links), else OP_LINK_INTERNAL */
+  op_ref target;        /* the polygon on the other side */
+  float lo, hi;         /* overlap interval along the shared line (external), else 0 */
+} op_link;
+
+/* TiledNavMesh.GetParams (MESH-060): the parameters as stored (-0.0 made +0.0, MESH-002).
+** Nothing is written when m or out is NULL. */
+void op_mesh_get_params(const op_mesh *m, op_mesh_params *out);
+/* TiledNavMesh.TileCount (MESH-060): the number of tiles (0 for a NULL mesh). */
+uint32_t op_mesh_tile_count(const op_mesh *m);
+/* TiledNavMesh.TileAtIndex (MESH-061, MESH-062): tiles in canonical order: x, then z, then
+** layer, ascending. OP_E_RANGE `index` past the end. */
+op_status op_mesh_tile_at_index(const op_mesh *m, uint32_t index, op_mesh_tile *out, op_error *err);
+/* TiledNavMesh.TileAt (MESH-063): OP_E_ARGUMENT `tile` when no tile is at (x, z, layer). */
+op_status op_mesh_tile_at(const op_mesh *m, int32_t x, int32_t z, int32_t layer, op_mesh_tile *out,
+                          op_error *err);
+/* TiledNavMesh.TileByRef (MESH-064): the tile of any polygon reference; OP_E_ARGUMENT `ref`
+** for 0, a stale generation, an empty slot or a polygon index past the tile's count. */
+op_status op_mesh_tile_by_ref(const op_mesh *m, op_ref ref, op_mesh_tile *out, op_error *err);
+/* TiledNavMesh.TileLinks (MESH-065): the tile's links in MESH-024's canonical order (the
+** mesh's own array, valid until the mesh next changes); errors as op_mesh_tile_at. */
+op_status op_mesh_tile_links(const op_mesh *m, int32_t x, int32_t z, int32_t layer,
+                             const op_link **links, uint32_t *n, op_error *err);
+/* TiledNavMesh.PolyLinks (MESH-066): one polygon's links, a contiguous run of its tile's
+** canonical list (errors as op_mesh_tile_by_ref). */
+op_status op_mesh_poly_links(const op_mesh *m, op_ref poly, const op_link **links, uint32_t *n,
+                             op_error *err);
 
 /* ------------------------------------------ snapshots (navmesh-snapshot.md) */
 

@@ -231,6 +231,60 @@ op_status op_tile_assemble(const op_pmesh *pm, const op_detail_mesh *dm, int32_t
                            int32_t tz, int32_t layer, const op_tiling *t, double y0,
                            op_tile **out, op_error *err);
 
+/* ------------------ the layer assignment alone (spec/build3d-regions.md section 4) */
+
+/* REG-070 .. REG-078: layer[nspans] (room given by the caller) receives every span's layer,
+** 0-based, numbered by first span; *nlayers the number of layers. Depends on which spans
+** are walkable (area != 0), not on area ids. */
+op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *nlayers,
+                                  op_error *err);
+
+/* --------------------- the stages of one tile in order (spec/build3d-polys.md §5) */
+
+/* The parameters of the per-tile stages after the spans, derived from settings in ONE
+** place (SPAN-020 .. SPAN-025 for the cell values; REG-005, REG-200, POLY-020). */
+typedef struct op_stage_params {
+  op_partition partition;                /* PartitionType */
+  int32_t border;                        /* cells (SPAN-024) */
+  uint32_t min_region_area, merge_region_area; /* spans */
+  op_contour_params contours;            /* border, max_error, max_edge_len (REG-200) */
+  uint32_t max_verts_per_poly;           /* MaxVertsPerPoly (POLY-020) */
+} op_stage_params;
+
+/* Validates s (SPAN-030) and derives the stage parameters. On failure *out is zeroed. */
+op_status op_stage_params_derive(const op_settings *s, op_stage_params *out, op_error *err);
+
+/* The stages, in order; `last` of op_stage_run_tile names the last one run. */
+typedef enum op_stage {
+  OP_STAGE_SPANS = 1, /* stages 1-3 of the spans (SPAN-180) */
+  OP_STAGE_REGIONS,   /* REG-005 */
+  OP_STAGE_CONTOURS,  /* REG-200 */
+  OP_STAGE_POLYS,     /* POLY-020 */
+  OP_STAGE_DETAIL     /* POLY-200 */
+} op_stage;
+
+/* One tile taken through the stages. chf is NULL when the tile is not built (SPAN-182);
+** then every later artifact stays empty (zeroed). Every member is owned by the struct. */
+typedef struct op_stage_tile {
+  op_stage_params params;
+  op_cell_settings cell;
+  op_chf *chf;
+  op_regions regions;
+  op_contour_set contours;
+  op_pmesh pmesh;
+  op_detail_mesh detail;
+} op_stage_tile;
+
+/* Runs tile (tx, tz) of a soup build (frame SPAN-181) through stages 1-3 (SPAN-180, the
+** settings' volumes included) and the settings' Obstacles (RT-010), then the general path
+** of POLY-223 on up to `last`: what Mesh3DPipeline builds for that tile before the tile
+** assembler (a layer-first build, RT-080, builds per layer instead). *out is always ready
+** for op_stage_tile_free, also on failure. */
+op_status op_stage_run_tile(const op_settings *s, const op_soup *soup, int32_t tx, int32_t tz,
+                            op_stage last, op_stage_tile *out, op_error *err);
+/* Frees every artifact and zeroes *t; NULL-safe. */
+void op_stage_tile_free(op_stage_tile *t);
+
 #ifdef __cplusplus
 }
 #endif

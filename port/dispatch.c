@@ -11,7 +11,6 @@
 
 #include "onepath_pipeline.h"
 #include "onepath_tilecache.h"
-#include "../ref/core/internal.h"
 
 /* CONF-043: at most this many handles are ever allocated in one session. */
 #define OPD_MAX_HANDLES (1 << 24)
@@ -115,6 +114,10 @@ int opd_drop_any(opd_session *s, int64_t handle) { return drop_any(s, 0, handle)
 ** its value text is empty. */
 op_status opd_arg_error(op_error *err, const char *field, const char *why) {
   return op_fail(err, OP_E_ARGUMENT, field, "", "%s", why);
+}
+
+op_status opd_nomem(op_error *err, const char *field) {
+  return op_fail(err, OP_E_NOMEM, field, "", "out of memory (%s)", field);
 }
 
 /* ------------------------------------------------------------------ op lookup */

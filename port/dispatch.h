@@ -77,5 +77,8 @@ const opd_op *const *opd_op_tables(size_t *n);
 
 /* Helper for handlers: set err to an argument error naming `field`. */
 op_status opd_arg_error(op_error *err, const char *field, const char *why);
+/* Helper for handlers: an allocation failure (CONF-010: never expected by a scenario):
+** kind OP_E_NOMEM, the field named, value empty, message "out of memory (FIELD)". */
+op_status opd_nomem(op_error *err, const char *field);
 
 #endif

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "dispatch.h"
-#include "../ref/core/internal.h"
 
 /* CONF-021: a request line holds at most OPJ_MAX_TEXT bytes before its '\n'. */
 #define MAX_LINE ((size_t)OPJ_MAX_TEXT)

@@ -13,9 +13,7 @@
 
 #include "dispatch.h"
 #include "onepath_build2d.h"
-#include "../ref/core/internal.h"
 
-static op_status nomem(op_error *err) { return op_fail(err, OP_E_NOMEM, "args", "", "out of memory"); }
 
 static op_status get_dbl(const opj *v, const char *field, double *out, op_error *err) {
   if (opj_double(v, out)) return opd_arg_error(err, field, "must be a number");
@@ -117,7 +115,7 @@ static op_status dec_outlines(const opj *args, const char *key, olist *l, op_err
   }
   l->o = malloc((v->n + 1) * sizeof *l->o);
   l->xy = malloc((2 * total + 1) * sizeof *l->xy);
-  if (!l->o || !l->xy) { olist_free(l); return nomem(err); }
+  if (!l->o || !l->xy) { olist_free(l); return opd_nomem(err, "args"); }
   size_t at = 0;
   for (size_t i = 0; i < v->n; i++) {
     const opj *ol = v->items[i];
@@ -142,7 +140,7 @@ static op_status dec_outlines(const opj *args, const char *key, olist *l, op_err
 static op_status answer(opd_session *s, op_mesh *m, op_tile **tiles, size_t n, opj_w *res,
                         op_error *err) {
   int64_t *hs = malloc((n + 1) * sizeof *hs);
-  if (!hs) { op_mesh_free(m); op_build2d_tiles_free(tiles, n); return nomem(err); }
+  if (!hs) { op_mesh_free(m); op_build2d_tiles_free(tiles, n); return opd_nomem(err, "args"); }
   int64_t hm = opd_put(s, OPD_MESH, m);
   size_t put = 0;
   int64_t bad = hm < 0 ? hm : 0; /* the first failed opd_put, for opd_put_error */
@@ -230,7 +228,7 @@ static op_status op_tilemap(opd_session *s, const opj *args, opj_w *res, op_erro
     return opd_arg_error(err, "map_origin", "must be an array of 2 numbers");
   if ((st = get_dbl(opj_get(args, "map_cell"), "map_cell", &mc, err))) return st;
   uint8_t *cells = malloc(cv->n + 1);
-  if (!cells) return nomem(err);
+  if (!cells) return opd_nomem(err, "args");
   for (size_t i = 0; i < cv->n; i++) {
     int64_t c;
     if (opj_int(cv->items[i], 0, 255, &c)) {

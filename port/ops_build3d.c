@@ -12,7 +12,6 @@
 #include "dispatch.h"
 #include "ops_settings.h"
 #include "onepath_build3d.h"
-#include "../ref/core/internal.h"
 
 static void write_settings(opj_w *w, const op_settings *s) {
   opj_w_obj_begin(w);

@@ -9,37 +9,35 @@
 #include "dispatch.h"
 #include "ops_stage.h"
 #include "onepath_build3d.h"
-#include "../ref/build3d/contours/contours.h"
-#include "../ref/core/internal.h"
-#include "../ref/build3d/regions/regions.h"
-
+#include "onepath_stages.h"
 
 /* REG-223 */
 static op_status op_contours_build_tile_op(opd_session *ss, const opj *args, opj_w *res,
                                            op_error *err) {
   (void)ss;
-  opd_stage t;
+  opd_stage ts;
+  const op_stage_tile *t = &ts.t;
   op_bytes b = {NULL, 0};
-  op_status st = opd_stage_contours(args, &t, err);
-  if (st == OP_OK && t.c) st = op_contours_save(&t.cs, &b, err);
+  op_status st = opd_stage_run(args, OP_STAGE_CONTOURS, &ts, err);
+  if (st == OP_OK && t->chf) st = op_contours_save(&t->contours, &b, err);
   if (st == OP_OK) {
     opj_w_key(res, "built");
-    opj_w_bool(res, t.c != NULL);
+    opj_w_bool(res, t->chf != NULL);
     opj_w_key(res, "nregions");
-    opj_w_int(res, t.c ? t.rg.nregions : 0);
+    opj_w_int(res, t->chf ? t->regions.nregions : 0);
     opj_w_key(res, "nloops");
-    opj_w_int(res, t.cs.nloops);
+    opj_w_int(res, t->contours.nloops);
     opj_w_key(res, "ncontours");
-    opj_w_int(res, t.cs.ncontours);
+    opj_w_int(res, t->contours.ncontours);
     opj_w_key(res, "nverts");
-    opj_w_int(res, t.cs.nverts);
+    opj_w_int(res, t->contours.nverts);
     opj_w_key(res, "unjoined");
-    opj_w_int(res, t.cs.unjoined_holes);
+    opj_w_int(res, t->contours.unjoined_holes);
     opj_w_key(res, "bytes");
     opj_w_hexbytes(res, b.data, b.len);
   }
   op_bytes_free(&b);
-  opd_stage_free(&t);
+  opd_stage_free(&ts);
   return st;
 }
 

@@ -9,8 +9,6 @@
 #include <string.h>
 
 #include "dispatch.h"
-#include "../ref/core/internal.h"
-#include "../ref/math/opmath.h"
 
 #define MATH_MAX_COUNT 65536 /* MATH-054 */
 
@@ -137,7 +135,7 @@ static op_status op_prng_new(opd_session *s, const opj *args, opj_w *res, op_err
   if (opj_u64hex(v, &seed)) /* MATH-053 */
     return bad_arg(err, "seed", "seed must be 16 lower-case hex digits");
   op_prng *r = malloc(sizeof *r);
-  if (!r) return op_fail(err, OP_E_NOMEM, "seed", "", "out of memory");
+  if (!r) return opd_nomem(err, "seed");
   op_prng_seed(r, seed); /* MATH-042 */
   int64_t h = opd_put(s, OPD_PRNG, r);
   if (h <= 0) /* opd_put freed r; MATH-055, CONF-043 */

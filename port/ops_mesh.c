@@ -10,7 +10,6 @@
 #include <stdlib.h>
 
 #include "dispatch.h"
-#include "../ref/core/internal.h"
 
 static op_status get_int_v(const opj *v, const char *key, int64_t lo, int64_t hi, int64_t *out,
                            op_error *err) {

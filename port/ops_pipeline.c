@@ -11,8 +11,6 @@
 #include "dispatch.h"
 #include "ops_pipeline.h"
 #include "ops_stage.h"
-#include "../ref/build3d/polys/assembly.h"
-#include "../ref/core/internal.h"
 
 /* POLY-233: the tile hook keeps a copy of every tile the build adds. */
 static void keep_tile(void *ud, int32_t tx, int32_t tz, const op_tile *tile) {
@@ -152,7 +150,7 @@ static op_status dec_columns(const opj *args, opd_pl_args *a, op_error *err) {
     return op_fail_i(err, OP_E_LIMIT, "columns.spans", (long long)total, "at most 2^24 spans");
   a->col_start = calloc(js->n + 1, sizeof *a->col_start);
   a->spans = calloc(total + 1, sizeof *a->spans);
-  if (!a->col_start || !a->spans) return op_fail(err, OP_E_NOMEM, "columns", "", "out of memory");
+  if (!a->col_start || !a->spans) return opd_nomem(err, "columns");
   size_t k = 0;
   for (size_t i = 0; i < js->n; i++) {
     a->col_start[i] = (uint32_t)k;
@@ -209,9 +207,9 @@ op_status opd_pl_answer_tiles(opd_session *ss, opd_pl_args *a, const op_pipeline
                               opj_w *res, op_error *err) {
   opd_tile_copies *tc = &a->tc;
   if (tc->failed || tc->n != r->ntiles)
-    return op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
+    return opd_nomem(err, "tiles");
   int64_t *th = calloc((size_t)tc->n + 1, sizeof *th);
-  if (!th) return op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
+  if (!th) return opd_nomem(err, "tiles");
   uint32_t put = 0;
   for (; put < tc->n; put++) {
     th[put] = opd_put(ss, OPD_TILE, tc->t[put]); /* takes ownership */

@@ -9,8 +9,7 @@
 
 #include "dispatch.h"
 #include "onepath_build3d.h"
-#include "../ref/core/internal.h"
-#include "../ref/build3d/regions/regions.h"
+#include "onepath_stages.h"
 
 static uint32_t rd32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -37,14 +36,14 @@ static op_status chf_load(const uint8_t *p, size_t n, op_chf **out, op_error *er
   if ((n - 40) < cols || (n - 40 - cols) / 8 < ns || n != 40 + cols + 8 * (size_t)ns)
     return bad(err, "chf.nspans", ns, "the length does not match");
   op_chf *c = calloc(1, sizeof *c);
-  if (!c) return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
+  if (!c) return opd_nomem(err, "memory");
   c->cell_index = malloc(sizeof *c->cell_index * cols);
   c->cell_count = malloc(cols);
   c->spans = malloc(sizeof *c->spans * (ns ? ns : 1));
   c->areas = malloc(ns ? ns : 1);
   if (!c->cell_index || !c->cell_count || !c->spans || !c->areas) {
     op_chf_free(c);
-    return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
+    return opd_nomem(err, "memory");
   }
   c->grid.gx0 = gx0;
   c->grid.gz0 = gz0;
@@ -175,7 +174,7 @@ static op_status regions_layers_op(opd_session *ss, const opj *args, opj_w *res,
   if (st != OP_OK) return st;
   uint16_t *layer = malloc(sizeof *layer * (c->nspans ? c->nspans : 1));
   uint32_t nl = 0;
-  if (!layer) st = op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
+  if (!layer) st = opd_nomem(err, "memory");
   if (st == OP_OK) st = op_regions_layer_assign(c, layer, &nl, err);
   if (st == OP_OK) {
     opj_w_key(res, "nlayers");

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "dispatch.h"
-#include "../ref/core/internal.h"
 
 #define OPD_PROTOCOL "onepath-port/0"
 #define OPD_IMPLEMENTATION "onepath-ref " OP_VERSION_STRING

@@ -13,8 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../ref/core/internal.h"
-#include "../ref/math/opmath.h"
 
 const char *const opd_partition_names[3] = {"watershed", "monotone", "layers"}; /* SPAN-002 */
 const char *const opd_shape_names[3] = {"cylinder", "box", "oriented_box"};    /* SPAN-004 */
@@ -133,7 +131,7 @@ op_status opd_volumes_decode(const opj *jv, const char *pre, op_convex_volume **
   if (jv->n > 65536)
     return op_fail_i(err, OP_E_LIMIT, pre, (long long)jv->n, "at most 65536 volumes");
   *out = calloc(jv->n + 1, sizeof **out);
-  if (!*out) return op_fail(err, OP_E_NOMEM, pre, "", "out of memory");
+  if (!*out) return opd_nomem(err, pre);
   for (size_t i = 0; i < jv->n; i++) {
     char f[96];
     snprintf(f, sizeof f, "%s[%zu]", pre, i);
@@ -195,7 +193,7 @@ op_status opd_settings_decode(const opj *o, opd_settings_dec *d, op_error *err) 
       return op_fail_i(err, OP_E_LIMIT, "settings.obstacles", (long long)jo->n,
                        "at most 65536 obstacles");
     d->obst = calloc(jo->n + 1, sizeof *d->obst);
-    if (!d->obst) return op_fail(err, OP_E_NOMEM, "settings.obstacles", "", "out of memory");
+    if (!d->obst) return opd_nomem(err, "settings.obstacles");
     for (size_t i = 0; i < jo->n; i++) {
       char f[96];
       snprintf(f, sizeof f, "settings.obstacles[%zu]", i);

@@ -11,7 +11,6 @@
 #include "dispatch.h"
 #include "ops_settings.h"
 #include "onepath_build3d.h"
-#include "../ref/core/internal.h"
 
 /* The decoded common arguments: settings (a settings object, or a preset with optional
 ** volumes) and triangles. */
@@ -217,7 +216,7 @@ static op_status dec_columns(const opj *jc, columns_arg *ca, op_error *err) {
   if (!cs || cs->type != OPJ_ARR || (uint64_t)cs->n != (uint64_t)w * (uint64_t)d + 1)
     return opd_arg_error(err, "columns.col_start", "must be an array of width * depth + 1 integers");
   ca->col_start = malloc(cs->n * sizeof *ca->col_start);
-  if (!ca->col_start) return op_fail(err, OP_E_NOMEM, "columns.col_start", "", "out of memory");
+  if (!ca->col_start) return opd_nomem(err, "columns.col_start");
   for (size_t i = 0; i < cs->n; i++) {
     int64_t v;
     snprintf(f, sizeof f, "columns.col_start[%zu]", i);
@@ -229,7 +228,7 @@ static op_status dec_columns(const opj *jc, columns_arg *ca, op_error *err) {
   if (!sp || sp->type != OPJ_ARR)
     return opd_arg_error(err, "columns.spans", "must be an array of [ymin, ymax, area]");
   ca->spans = calloc(sp->n + 1, sizeof *ca->spans);
-  if (!ca->spans) return op_fail(err, OP_E_NOMEM, "columns.spans", "", "out of memory");
+  if (!ca->spans) return opd_nomem(err, "columns.spans");
   for (size_t i = 0; i < sp->n; i++) {
     const opj *s = sp->items[i];
     int64_t y0, y1, ar;

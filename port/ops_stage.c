@@ -1,14 +1,14 @@
 /*
 ** ops_stage.c -- argument decoding shared by the per-tile stage ops of the 3D builder
 ** (contours.build_tile REG-223, polys.build_tile POLY-091): a preset, an optional
-** partition, a triangle soup or a generated level, and a tile.
+** partition, a triangle soup or a generated level, and a tile; the stages of that tile
+** (include/onepath_stages.h, op_stage_run_tile).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ops_stage.h"
-#include "../ref/core/internal.h"
 
 /* Prefixes err->field with `pre` (the argument that holds the failing member). */
 void opd_prefix_field(op_error *err, const char *pre) {
@@ -71,34 +71,16 @@ op_status opd_stage_tile_args(const opj *args, op_settings *s, op_trimesh *m, in
 }
 
 /* REG-223, POLY-091: the stages every per-tile op runs before its own. */
-op_status opd_stage_contours(const opj *args, opd_stage *t, op_error *err) {
-  memset(t, 0, sizeof *t);
+op_status opd_stage_run(const opj *args, op_stage last, opd_stage *st, op_error *err) {
+  memset(st, 0, sizeof *st);
   int32_t tx = 0, tz = 0;
-  op_status st = opd_stage_tile_args(args, &t->s, &t->m, &tx, &tz, err);
-  if (st == OP_OK) st = op_settings_derive(&t->s, &t->cell, err);
-  if (st == OP_OK) {
-    op_soup soup = op_trimesh_soup(&t->m);
-    double o[3], ymax;
-    st = op_soup_frame(&soup, o, &ymax, err);
-    if (st == OP_OK) st = op_spans_build_tile(&t->s, &soup, o, o[1], ymax, tx, tz, &t->c, err);
-  }
-  if (st == OP_OK && t->c)
-    st = op_regions_build(t->c, t->s.partition, t->cell.border, t->s.min_region_area,
-                          t->s.merge_region_area, &t->rg, err);
-  if (st == OP_OK && t->c) {
-    op_contour_params p;
-    p.border = t->cell.border;
-    p.max_error = t->s.max_simplification_error;
-    p.max_edge_len = t->cell.max_edge_len;
-    st = op_contours_build(t->c, t->rg.reg, &p, &t->cs, err);
-  }
-  return st;
+  op_status r = opd_stage_tile_args(args, &st->s, &st->m, &tx, &tz, err);
+  if (r != OP_OK) return r;
+  op_soup soup = op_trimesh_soup(&st->m);
+  return op_stage_run_tile(&st->s, &soup, tx, tz, last, &st->t, err);
 }
 
-void opd_stage_free(opd_stage *t) {
-  op_contour_set_free(&t->cs);
-  op_regions_free(&t->rg);
-  op_chf_free(t->c);
-  t->c = NULL;
-  op_trimesh_free(&t->m);
+void opd_stage_free(opd_stage *st) {
+  op_stage_tile_free(&st->t);
+  op_trimesh_free(&st->m);
 }

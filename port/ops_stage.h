@@ -7,8 +7,7 @@
 
 #include "dispatch.h"
 #include "onepath_build3d.h"
-#include "../ref/build3d/contours/contours.h"
-#include "../ref/build3d/regions/regions.h"
+#include "onepath_stages.h"
 
 /* Prefixes err->field with `pre` (the argument that holds the failing member). */
 void opd_prefix_field(op_error *err, const char *pre);
@@ -18,22 +17,19 @@ void opd_prefix_field(op_error *err, const char *pre);
 op_status opd_stage_tile_args(const opj *args, op_settings *s, op_trimesh *m, int32_t *tx,
                               int32_t *tz, op_error *err);
 
-/* One tile taken through spans, regions and contours for the per-tile stage ops: the
-** state each op reads its answer from. c is NULL when the tile is not built (SPAN-182);
-** then rg and cs stay empty. */
+/* One tile of the args taken through the stages (op_stage_run_tile) for the per-tile
+** stage ops: the state each op reads its answer from. t.chf is NULL when the tile is not
+** built (SPAN-182); then every later artifact stays empty. */
 typedef struct opd_stage {
   op_settings s;
-  op_cell_settings cell;
-  op_trimesh m;
-  op_chf *c;
-  op_regions rg;
-  op_contour_set cs;
+  op_trimesh m;    /* the args' triangles */
+  op_stage_tile t;
 } opd_stage;
 
-/* Decodes the args (opd_stage_tile_args) and runs stages 1-3 (SPAN-180), the regions
-** (REG-160) and the contours (REG-200) of the tile. Always leaves *t ready for
-** opd_stage_free, also on failure. */
-op_status opd_stage_contours(const opj *args, opd_stage *t, op_error *err);
-void opd_stage_free(opd_stage *t);
+/* Decodes the args (opd_stage_tile_args) and runs the tile's stages up to `last`
+** (op_stage_run_tile: stages 1-3 SPAN-180, regions REG-005, contours REG-200, polygons
+** POLY-020, detail POLY-200). Always leaves *st ready for opd_stage_free, also on failure. */
+op_status opd_stage_run(const opj *args, op_stage last, opd_stage *st, op_error *err);
+void opd_stage_free(opd_stage *st);
 
 #endif

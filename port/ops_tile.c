@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "dispatch.h"
-#include "../ref/core/internal.h"
 
 /* Everything decoded from tile.create's args; owns its arrays. */
 typedef struct targs {
@@ -33,7 +32,6 @@ static void targs_free(targs *a) {
   free(a->offmesh);
 }
 
-static op_status nomem(op_error *err) { return op_fail(err, OP_E_NOMEM, "args", "", "out of memory"); }
 
 static op_status get_int(const opj *v, const char *field, int64_t lo, int64_t hi, int64_t *out,
                          op_error *err) {
@@ -114,7 +112,7 @@ static op_status dec_tiling(const opj *args, op_tiling *t, op_error *err) {
 static op_status dec_polys(const opj *jp, targs *a, op_error *err) {
   size_t n = jp ? jp->n : 0;
   a->polys = calloc(n + 1, sizeof *a->polys);
-  if (!a->polys) return nomem(err);
+  if (!a->polys) return opd_nomem(err, "args");
   a->d.npolys = (uint32_t)n;
   char f[96];
   op_status s;
@@ -157,7 +155,7 @@ static op_status dec_points(const opj *jv, const char *name, float **out, uint32
                             op_error *err) {
   size_t n = jv ? jv->n : 0;
   *out = calloc(3 * n + 1, sizeof(float));
-  if (!*out) return nomem(err);
+  if (!*out) return opd_nomem(err, "args");
   *count = (uint32_t)n;
   char f[64];
   for (size_t i = 0; i < n; i++) {
@@ -173,7 +171,7 @@ static op_status dec_points(const opj *jv, const char *name, float **out, uint32
 static op_status dec_detail(const opj *jd, targs *a, op_error *err) {
   size_t n = jd ? jd->n : 0;
   a->detail = calloc(n + 1, sizeof *a->detail);
-  if (!a->detail) return nomem(err);
+  if (!a->detail) return opd_nomem(err, "args");
   a->d.ndetail = (uint32_t)n;
   char f[96];
   op_status s;
@@ -200,7 +198,7 @@ static op_status dec_detail(const opj *jd, targs *a, op_error *err) {
 static op_status dec_dtris(const opj *jt, targs *a, op_error *err) {
   size_t nt = jt ? jt->n : 0;
   a->dtris = calloc(4 * nt + 1, 1);
-  if (!a->dtris) return nomem(err);
+  if (!a->dtris) return opd_nomem(err, "args");
   a->d.ndetail_tris = (uint32_t)nt;
   char f[96];
   op_status s;
@@ -221,7 +219,7 @@ static op_status dec_dtris(const opj *jt, targs *a, op_error *err) {
 static op_status dec_offmesh(const opj *jo, targs *a, op_error *err) {
   size_t n = jo ? jo->n : 0;
   a->offmesh = calloc(n + 1, sizeof *a->offmesh);
-  if (!a->offmesh) return nomem(err);
+  if (!a->offmesh) return opd_nomem(err, "args");
   a->d.noffmesh = (uint32_t)n;
   char f[96];
   op_status s;

@@ -18,7 +18,6 @@
 #include "onepath_tilecache.h"
 #include "ops_pipeline.h"
 #include "ops_settings.h"
-#include "../ref/core/internal.h"
 
 /* RT-152 (CONF-042): the cache handle, resolved before any other argument is read. */
 static op_status get_cache(opd_session *s, const opj *args, op_tilecache **c, op_error *err) {

@@ -22,7 +22,7 @@ if [ ! -f "$build/libonepath.a" ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-g++ -O2 -g -std=c++11 -Wall -I"$inc" -I"$here/include" -I"$here/ref" \
+g++ -O2 -g -std=c++11 -Wall -I"$inc" -I"$here/include" \
   "$here/bench/bake-recast/bench_bake.cpp" "$build/libonepath.a" -lDetour -lRecast -lxxhash -lm \
   -o "$out/bench_bake"
 if [ -n "${BENCH_BAKE_KEEP:-}" ]; then cp "$out/bench_bake" "$BENCH_BAKE_KEEP"; fi

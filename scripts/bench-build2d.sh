@@ -18,16 +18,20 @@ mkdir -p "$out/obj"
 cd "$top"
 xxcflags=$(pkg-config --cflags libxxhash 2>/dev/null || true)
 xxlibs=$(pkg-config --libs libxxhash 2>/dev/null || echo -lxxhash)
-cflags="-std=c11 -O2 -ffp-contract=off -fno-fast-math -Iinclude -Iref $xxcflags"
+cflags="-std=c11 -O2 -ffp-contract=off -fno-fast-math -Iinclude $xxcflags"
 case $(uname -m) in x86_64|amd64) cflags="$cflags -msse2 -mfpmath=sse" ;; esac
+# The library's sources (ref/ in section folders) see ref/ for their internal headers; the
+# benchmark itself sees include/ only.
+newest_h=$(find include ref -name '*.h' -newer "$out/obj" 2>/dev/null | head -n 1)
 objs=()
-for s in ref/*.c; do
-  o=$out/obj/$(basename "$s" .c).o
-  if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ ref/build2d/geometry/g2d.h -nt "$o" ] || [ ref/core/internal.h -nt "$o" ]; then
-    $cc $cflags -c "$s" -o "$o"
+while IFS= read -r s; do
+  o=$out/obj/$(echo "${s#ref/}" | tr / _ | sed 's/\.c$/.o/')
+  if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ -n "$newest_h" ]; then
+    $cc $cflags -Iref -c "$s" -o "$o"
   fi
   objs+=("$o")
-done
+done < <(find ref -name '*.c' | sort)
+touch "$out/obj"
 $cc $cflags bench/bench_build2d.c "${objs[@]}" -o "$out/bench-build2d" $xxlibs -lm
 echo "bench-build2d: $(date -u +%FT%TZ), $(uname -m), $($cc --version | head -n 1), -O2"
 "$out/bench-build2d" "${1:-full}"

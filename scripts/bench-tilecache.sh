@@ -17,7 +17,7 @@ if ! command -v c++ >/dev/null 2>&1 && ! command -v g++ >/dev/null 2>&1; then
   exit 0
 fi
 mkdir -p "$build"
-# configure OURS: AUTO (ours when ref/tilecache*.c exists) or OFF
+# configure OURS: AUTO (ours when ref/**/tilecache*.c exists) or OFF
 configure() {
   cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DOP_SANITIZE=OFF \
     -DBENCH_TC_OURS="$1" >"$build/configure.log" 2>&1 || {

@@ -7,6 +7,11 @@ clauses.lua -- the clause index of the OnePath spec and its traceability checks.
                                        an id cited but defined nowhere, or a committed
                                        spec/clauses.tsv that differs from the spec text
   lua5.4 scripts/clauses.lua accept    rewrite spec/clauses.tsv (alias: --accept)
+  lua5.4 scripts/clauses.lua sections  rewrite the "implemented in" column of spec/README.md's
+                                       Sections table from the header comments of ref/'s
+                                       files (each names its section as spec/NAME.md);
+                                       check fails when the column is stale or a ref/ file
+                                       names no (or an unknown) spec file
   lua5.4 scripts/clauses.lua coverage INFO [OUT.md]
                                        map an lcov .info file back to clauses
                                        (used by scripts/coverage.sh)
@@ -708,6 +713,7 @@ function M.check(root)
       problems = problems + 1
     end
   end
+  problems = problems + M.check_sections(root)
   if problems == 0 then
     say("clauses: %d defined, %d citations, index up to date: ok", #c.defs, #c.cites)
   else
@@ -733,6 +739,177 @@ function M.accept(root)
   f:close()
   say("wrote spec/clauses.tsv: %d clauses", #c.defs)
   return 0
+end
+
+---------------------------------------------------------------------------- sections
+
+--[[
+The "implemented in" column of spec/README.md's Sections table, generated from the header
+comments of ref/'s files (ref/README.md, "Header comment"): every .c/.h file of ref/ opens
+with a comment that names the spec file(s) it implements as `spec/NAME.md`. A section's
+cell lists, in path order, the .c files that name it, a whole folder written as
+`ref/folder/` when every .c file under it names the section (the highest such folder);
+entries outside ref/ (`port/`, ...) are hand-kept and stay after the generated ones.
+]]
+
+-- The leading comment of a C file (/* ... */ or a run of // lines), or nil.
+function M.header_comment(text)
+  local t = text:gsub("^\239\187\191", ""):gsub("^%s*", "")
+  if t:sub(1, 2) == "/*" then
+    local e = t:find("*/", 3, true)
+    return e and t:sub(1, e + 1) or t
+  elseif t:sub(1, 2) == "//" then
+    local buf = {}
+    for l in (t .. "\n"):gmatch("(.-)\n") do
+      if not l:match("^%s*//") then break end
+      buf[#buf + 1] = l
+    end
+    return table.concat(buf, "\n")
+  end
+  return nil
+end
+
+-- ref/ files -> the spec files their header comments name. Returns a list of {rel, specs
+-- (list), set} and a list of problems {file, line, msg}.
+function M.ref_headers(root)
+  local out, probs = {}, {}
+  for _, rel in ipairs(walk(root, "ref")) do
+    if rel:match("%.[ch]$") then
+      local hc = M.header_comment(read_file(root .. "/" .. rel) or "")
+      local specs, set = {}, {}
+      if not hc then
+        probs[#probs + 1] = { file = rel, line = 1, msg = "no header comment (ref/README.md, " ..
+          "\"Header comment\": what the file is, and spec/NAME.md of the section(s) it implements)" }
+      else
+        for name in hc:gmatch("spec/([%w%-_]+%.md)") do
+          if not set[name] then
+            set[name] = true
+            specs[#specs + 1] = name
+            if not is_file(root .. "/spec/" .. name) then
+              probs[#probs + 1] = { file = rel, line = 1, msg = "header comment names spec/" ..
+                name .. ", which does not exist" }
+            end
+          end
+        end
+        if #specs == 0 then
+          probs[#probs + 1] = { file = rel, line = 1, msg = "header comment names no spec " ..
+            "file: name the section(s) the file implements as spec/NAME.md" }
+        end
+      end
+      out[#out + 1] = { rel = rel, specs = specs, set = set }
+    end
+  end
+  return out, probs
+end
+
+-- The generated ref/ entries of one section's cell.
+local function section_entries(files, section)
+  local named, total = {}, {}
+  for _, f in ipairs(files) do
+    if f.rel:match("%.c$") then
+      local d = f.rel:match("^(.*)/[^/]*$")
+      while d and d ~= "ref" do
+        total[d] = (total[d] or 0) + 1
+        if f.set[section] then named[d] = (named[d] or 0) + 1 end
+        d = d:match("^(.*)/[^/]*$")
+      end
+    end
+  end
+  local entries, seen = {}, {}
+  for _, f in ipairs(files) do
+    if f.rel:match("%.c$") and f.set[section] then
+      -- the highest folder whose every .c file names the section
+      local best
+      local d = f.rel:match("^(.*)/[^/]*$")
+      while d and d ~= "ref" do
+        if named[d] == total[d] then best = d end
+        d = d:match("^(.*)/[^/]*$")
+      end
+      local e = best and (best .. "/") or f.rel
+      if not seen[e] then seen[e] = true; entries[#entries + 1] = e end
+    end
+  end
+  table.sort(entries)
+  return entries
+end
+
+-- Returns the README text with the column regenerated (or nil and a reason when the table
+-- has no "implemented in" column), and the header problems.
+function M.sections_text(root)
+  local text = read_file(root .. "/spec/README.md")
+  if not text then return nil, "no spec/README.md" end
+  local files, probs = M.ref_headers(root)
+  local lines = split_lines(text)
+  local col, in_sections, changed, found = nil, false, false, false
+  for i, l in ipairs(lines) do
+    if l:match("^#") then
+      in_sections = l:match("^#+%s*Sections%s*$") ~= nil
+      col = nil
+    elseif in_sections and l:match("^%s*|") then
+      local cells = {}
+      for c in (l:gsub("^%s*|", "") .. "|"):gmatch("([^|]*)|") do cells[#cells + 1] = c end
+      if not col then
+        for k, c in ipairs(cells) do
+          if c:match("^%s*implemented in%s*$") then col, found = k, true end
+        end
+      else
+        local file = cells[1]:match("^%s*`([%w%-_]+%.md)`%s*$")
+        if file and cells[col] then
+          local kept = {}
+          for e in cells[col]:gmatch("`([^`]+)`") do
+            if not e:match("^ref/") then kept[#kept + 1] = e end
+          end
+          local entries = section_entries(files, file)
+          for _, e in ipairs(kept) do entries[#entries + 1] = e end
+          local cell
+          if #entries == 0 then cell = " — "
+          else cell = " `" .. table.concat(entries, "`, `") .. "` " end
+          if cell ~= cells[col] then
+            cells[col] = cell
+            cells[#cells] = nil -- the empty piece after the last bar
+            lines[i] = "|" .. table.concat(cells, "|") .. "|"
+            changed = true
+          end
+        end
+      end
+    end
+  end
+  if not found then return nil, "spec/README.md's Sections table has no \"implemented in\" column", probs end
+  return table.concat(lines, "\n") .. "\n", changed, probs
+end
+
+-- check: the column is up to date and every ref/ file names its section(s). Returns the
+-- number of problems; 0 (and silence) when the tree has no such column.
+function M.check_sections(root)
+  if not is_dir(root .. "/ref") then return 0 end
+  local text, changed, probs = M.sections_text(root)
+  if not text then return 0 end
+  local n = 0
+  for _, p in ipairs(probs) do
+    say("%s:%d: %s", p.file, p.line, p.msg)
+    n = n + 1
+  end
+  if changed then
+    say("spec/README.md: the \"implemented in\" column differs from the header comments of " ..
+      "ref/'s files: run `lua5.4 scripts/clauses.lua sections` and commit spec/README.md")
+    n = n + 1
+  end
+  return n
+end
+
+function M.write_sections(root)
+  local text, changed, probs = M.sections_text(root)
+  if not text then say("sections: %s", changed); return 1 end
+  for _, p in ipairs(probs) do say("%s:%d: %s", p.file, p.line, p.msg) end
+  if changed then
+    local f = assert(io.open(root .. "/spec/README.md", "wb"))
+    f:write(text)
+    f:close()
+    say("wrote spec/README.md: \"implemented in\" column regenerated")
+  else
+    say("spec/README.md: \"implemented in\" column up to date")
+  end
+  return #probs == 0 and 0 or 1
 end
 
 ---------------------------------------------------------------------------- coverage
@@ -978,7 +1155,7 @@ end
 
 local function usage()
   io.stderr:write([[
-usage: lua5.4 scripts/clauses.lua [--root DIR] index | check | accept | coverage INFO [OUT.md]
+usage: lua5.4 scripts/clauses.lua [--root DIR] index | check | accept | sections | coverage INFO [OUT.md]
 ]])
   return 2
 end
@@ -1009,6 +1186,8 @@ function M.main(argv)
     return M.check(root) == 0 and 0 or 1
   elseif cmd == "accept" then
     return M.accept(root)
+  elseif cmd == "sections" then
+    return M.write_sections(root)
   elseif cmd == "coverage" then
     if not rest[1] then return usage() end
     return M.coverage(root, rest[1], rest[2])

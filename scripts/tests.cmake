@@ -9,6 +9,11 @@
 #   port-lua/GROUP    the independent pure-Lua port (conformance/ports/lua) passes the
 #                     scenario groups it covers: conformance, math, format (CONF-090)
 #   port-lua/xxh3-vectors  its XXH3 reproduces the test vectors of CONF-065
+#   house/deps        ref/ obeys the layer order of ref/README.md: includes resolve and go
+#                     down only, no include or call circle (from nm -A of libonepath),
+#                     port/ tools/ fuzz/ bench/ use include/ only (scripts/deps.lua)
+#   house/deps-selftest  deps.lua itself, and clauses.lua's sections table, on the
+#                     fixture trees of tests/fixtures/deps/
 
 add_test(NAME clauses/check
          COMMAND ${LUA_EXE} scripts/clauses.lua check
@@ -43,3 +48,13 @@ add_test(NAME math/libm-calls
          COMMAND sh scripts/check-libm.sh $<TARGET_FILE:onepath> $<TARGET_FILE:opport>
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(math/libm-calls PROPERTIES SKIP_RETURN_CODE 77)
+
+# The house's dependency rules (ref/README.md, "Rules" and "Layers"): include order and
+# resolution, include and call circles among ref/'s files (nm -A of the built library),
+# nothing from ref/ in port/, tools/, fuzz/, bench/. Needs nm (binutils).
+add_test(NAME house/deps
+         COMMAND ${LUA_EXE} scripts/deps.lua --lib $<TARGET_FILE:onepath>
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME house/deps-selftest
+         COMMAND ${LUA_EXE} tests/fixtures/deps/selftest.lua
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

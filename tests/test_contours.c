@@ -346,7 +346,7 @@ static uint32_t simp(const op_cvert *raw, uint32_t n, uint8_t area, double e, in
                      uint32_t *out) {
   uint8_t keep[64];
   uint32_t stack[256];
-  return op_contour_simplify(raw, n, area, e, len, out, keep, stack);
+  return opct_simplify(raw, n, area, e, len, out, keep, stack);
 }
 
 /* REG-210: v1 = (2,1) lies at distance exactly 1 from the segment (0,0)-(4,0) that faces a
@@ -625,7 +625,7 @@ static void check_tile(opt_state *opt_s_, const op_chf *c, const uint16_t *reg, 
       if (step != 1) st->bad++; /* closed chain of unit steps */
     }
     OPT_CHECK(cs->raw_edge[l->raw_start] == l->start_key);
-    OPT_CHECK(l->area2 == op_contour_area2(r, l->nraw));
+    OPT_CHECK(l->area2 == opct_area2(r, l->nraw));
     sum[l->reg] += l->area2;
     OPT_CHECK(l->nsimp == 0 || l->nsimp >= 3);
     for (uint32_t k = 1; k < l->nsimp; k++)

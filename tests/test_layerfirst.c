@@ -108,26 +108,26 @@ OPT_TEST(one_layer_equals_general, "RT-087") {
     op_trimesh m;
     OPT_CHECK(gen(lv, &s, &m));
     op_soup soup = op_trimesh_soup(&m);
-    op_pl_ctx c;
+    opl_ctx c;
     op_error e;
-    OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
+    OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
     OPT_CHECK(c.layer_first == 1); /* RT-080 */
     uint32_t built = 0, single = 0, multi = 0, same = 0, maxl = 0, nl_sum = 0;
     double ga = 0, la = 0, worst = 0;
     for (int32_t tz = 0; tz < c.ntz; tz++)
       for (int32_t tx = 0; tx < c.ntx; tx++) {
-        op_pl_base b;
-        OPT_CHECK(op_pl_tile_base(&c, tx, tz, &b, &e) == OP_OK);
+        opl_base b;
+        OPT_CHECK(opl_tile_base(&c, tx, tz, &b, &e) == OP_OK);
         if (!b.chf) continue;
         built++;
         nl_sum += b.nlayers;
         if (b.nlayers > maxl) maxl = b.nlayers;
         op_tile *g = NULL;
-        OPT_CHECK(op_pl_tile_general(&c, b.chf, tx, tz, &g, &e) == OP_OK);
+        OPT_CHECK(opl_tile_general(&c, b.chf, tx, tz, &g, &e) == OP_OK);
         double ta = 0;
         for (uint32_t L = 0; L < b.nlayers; L++) {
-          op_pl_unit u;
-          OPT_CHECK(op_pl_layer_unit(&c, &b, tx, tz, L, &u, &e) == OP_OK);
+          opl_unit u;
+          OPT_CHECK(opl_layer_unit(&c, &b, tx, tz, L, &u, &e) == OP_OK);
           if (b.nlayers == 1) {
             single++;
             same += tile_eq(g, u.tile);
@@ -139,7 +139,7 @@ OPT_TEST(one_layer_equals_general, "RT-087") {
             OPT_CHECK(v.layer == (int32_t)L && v.x == tx && v.z == tz); /* RT-085 */
           }
           ta += tile_area(u.tile);
-          op_pl_unit_free(&u);
+          opl_unit_free(&u);
         }
         if (b.nlayers > 1) {
           multi++;
@@ -149,7 +149,7 @@ OPT_TEST(one_layer_equals_general, "RT-087") {
           if (gt > 0 && d / gt > worst) worst = d / gt;
         }
         op_tile_free(g);
-        op_pl_base_free(&b);
+        opl_base_free(&b);
       }
     double tot = ga > la ? ga - la : la - ga;
     all_single += single;
@@ -177,14 +177,14 @@ OPT_TEST(layer_view, "RT-083") {
   op_trimesh m;
   OPT_CHECK(gen(&LEVELS[1], &s, &m));
   op_soup soup = op_trimesh_soup(&m);
-  op_pl_ctx c;
+  opl_ctx c;
   op_error e;
-  OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
+  OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
   uint32_t bad = 0, views = 0;
   for (int32_t tz = 0; tz < c.ntz; tz++)
     for (int32_t tx = 0; tx < c.ntx; tx++) {
-      op_pl_base b;
-      OPT_CHECK(op_pl_tile_base(&c, tx, tz, &b, &e) == OP_OK);
+      opl_base b;
+      OPT_CHECK(opl_tile_base(&c, tx, tz, &b, &e) == OP_OK);
       if (!b.chf) continue;
       const op_chf *t = b.chf;
       const int32_t w = t->grid.width;
@@ -192,7 +192,7 @@ OPT_TEST(layer_view, "RT-083") {
       for (uint32_t L = 0; L < b.nlayers; L++) {
         op_chf *v = NULL;
         uint32_t *map = NULL;
-        OPT_CHECK(op_pl_layer_view(t, b.layer, L, &v, &map, &e) == OP_OK);
+        OPT_CHECK(opl_layer_view(t, b.layer, L, &v, &map, &e) == OP_OK);
         views++;
         uint32_t expect = 0;
         for (uint32_t i = 0; i < t->nspans; i++) expect += b.layer[i] == L;
@@ -228,7 +228,7 @@ OPT_TEST(layer_view, "RT-083") {
         free(map);
       }
       bad += total != t->nspans;
-      op_pl_base_free(&b);
+      opl_base_free(&b);
     }
   printf("     city: %u layer views checked\n", views);
   OPT_CHECK(bad == 0 && views > 0);
@@ -254,7 +254,7 @@ static void middle_obstacles(const op_trimesh *m, op_obstacle o[2]) {
 
 /* With volumes and Obstacles in the settings, a tile's base holds: the layers of the tile
 ** without them (RT-081: computed before any volume or obstacle), and the areas of the base
-** without obstacles, marked with op_chf_mark_obstacles afterwards (RT-010). A volume of area
+** without obstacles, marked with opob_chf_mark afterwards (RT-010). A volume of area
 ** 0 over the middle and the two obstacles; every level, both paths. */
 OPT_TEST(base_marks_after_layers, "RT-081") {
   uint32_t changed = 0, layered = 0;
@@ -272,17 +272,17 @@ OPT_TEST(base_marks_after_layers, "RT-081") {
       op_settings sv = s, so = s;
       sv.nvolumes = 1, sv.volumes = &vol;
       so.nvolumes = 1, so.volumes = &vol, so.nobstacles = 2, so.obstacles = o;
-      op_pl_ctx c0, cv, co;
+      opl_ctx c0, cv, co;
       op_error e;
-      OPT_CHECK(op_pl_begin_soup(&c0, &s, &soup, NULL, &e) == OP_OK);
-      OPT_CHECK(op_pl_begin_soup(&cv, &sv, &soup, NULL, &e) == OP_OK);
-      OPT_CHECK(op_pl_begin_soup(&co, &so, &soup, NULL, &e) == OP_OK);
+      OPT_CHECK(opl_begin_soup(&c0, &s, &soup, NULL, &e) == OP_OK);
+      OPT_CHECK(opl_begin_soup(&cv, &sv, &soup, NULL, &e) == OP_OK);
+      OPT_CHECK(opl_begin_soup(&co, &so, &soup, NULL, &e) == OP_OK);
       for (int32_t tz = 0; tz < c0.ntz; tz++)
         for (int32_t tx = 0; tx < c0.ntx; tx++) {
-          op_pl_base b0, bv, bo;
-          OPT_CHECK(op_pl_tile_base(&c0, tx, tz, &b0, &e) == OP_OK);
-          OPT_CHECK(op_pl_tile_base(&cv, tx, tz, &bv, &e) == OP_OK);
-          OPT_CHECK(op_pl_tile_base(&co, tx, tz, &bo, &e) == OP_OK);
+          opl_base b0, bv, bo;
+          OPT_CHECK(opl_tile_base(&c0, tx, tz, &b0, &e) == OP_OK);
+          OPT_CHECK(opl_tile_base(&cv, tx, tz, &bv, &e) == OP_OK);
+          OPT_CHECK(opl_tile_base(&co, tx, tz, &bo, &e) == OP_OK);
           OPT_CHECK(!b0.chf == !bo.chf && !b0.chf == !bv.chf);
           if (b0.chf && bv.chf && bo.chf) {
             OPT_CHECK(b0.nlayers == bo.nlayers && bv.nlayers == bo.nlayers);
@@ -292,14 +292,14 @@ OPT_TEST(base_marks_after_layers, "RT-081") {
             } else {
               OPT_CHECK(!bo.layer && bo.nlayers == 1);
             }
-            OPT_CHECK(op_chf_mark_obstacles(bv.chf, o, 2, c0.cell.walkable_radius, NULL, &e) ==
+            OPT_CHECK(opob_chf_mark(bv.chf, o, 2, c0.cell.walkable_radius, NULL, &e) ==
                       OP_OK);
             OPT_CHECK(chf_eq(bv.chf, bo.chf));
             changed += !chf_eq(b0.chf, bo.chf);
           }
-          op_pl_base_free(&b0);
-          op_pl_base_free(&bv);
-          op_pl_base_free(&bo);
+          opl_base_free(&b0);
+          opl_base_free(&bv);
+          opl_base_free(&bo);
         }
       op_trimesh_free(&m);
     }
@@ -330,7 +330,7 @@ static int position_same(const op_pipeline_result *a, const op_pipeline_result *
 }
 
 /* A plain build with Obstacles in the settings differs from the build without them only
-** at tiles the obstacles can reach (op_obst_tile_queued on the tile's grid: the grid
+** at tiles the obstacles can reach (opob_tile_queued on the tile's grid: the grid
 ** widened by R + 1 cells meets the grown box), and differs at one at least; every level,
 ** both paths. */
 OPT_TEST(obstacles_change_covered_tiles_only, "RT-010") {
@@ -350,17 +350,17 @@ OPT_TEST(obstacles_change_covered_tiles_only, "RT-010") {
       OPT_CHECK(op_pipeline_build_soup(&s, &soup, NULL, &r0, &e) == OP_OK);
       OPT_CHECK(op_pipeline_build_soup(&so, &soup, NULL, &r1, &e) == OP_OK);
       OPT_CHECK(r0.ntx == r1.ntx && r0.ntz == r1.ntz && r0.nbuilt == r1.nbuilt);
-      op_pl_ctx c;
-      OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
-      op_obst q[2];
+      opl_ctx c;
+      OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
+      opob_obst q[2];
       for (int k = 0; k < 2; k++)
-        OPT_CHECK(op_obst_prepare(&o[k], c.cell.walkable_radius, s.cell_size, &q[k], &e) == OP_OK);
+        OPT_CHECK(opob_prepare(&o[k], c.cell.walkable_radius, s.cell_size, &q[k], &e) == OP_OK);
       for (int32_t tz = 0; tz < c.ntz; tz++)
         for (int32_t tx = 0; tx < c.ntx; tx++) {
           op_hf_grid g;
           OPT_CHECK(op_hf_grid_tile(&s, &c.cell, c.origin, tx, tz, c.origin[1], c.ymax, &g, &e) ==
                     OP_OK);
-          int reach = op_obst_tile_queued(&q[0], &g) || op_obst_tile_queued(&q[1], &g);
+          int reach = opob_tile_queued(&q[0], &g) || opob_tile_queued(&q[1], &g);
           int same = position_same(&r0, &r1, tx, tz);
           covered += reach;
           if (!reach) {
@@ -379,7 +379,7 @@ OPT_TEST(obstacles_change_covered_tiles_only, "RT-010") {
 }
 
 /* The plain build with Obstacles equals, tile for tile, the stages run on the base built
-** without them and marked afterwards (RT-010; general path: op_pl_tile_general). */
+** without them and marked afterwards (RT-010; general path: opl_tile_general). */
 OPT_TEST(obstacles_equal_marking_after, "RT-010") {
   op_settings s = fx_humanoid(OP_PARTITION_WATERSHED);
   op_trimesh m;
@@ -392,24 +392,24 @@ OPT_TEST(obstacles_equal_marking_after, "RT-010") {
   op_pipeline_result r;
   op_error e;
   OPT_CHECK(op_pipeline_build_soup(&so, &soup, NULL, &r, &e) == OP_OK);
-  op_pl_ctx c;
-  OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
+  opl_ctx c;
+  OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
   uint32_t k = 0, bad = 0;
   for (int32_t tz = 0; tz < c.ntz; tz++)
     for (int32_t tx = 0; tx < c.ntx; tx++) {
-      op_pl_base b;
-      OPT_CHECK(op_pl_tile_base(&c, tx, tz, &b, &e) == OP_OK);
+      opl_base b;
+      OPT_CHECK(opl_tile_base(&c, tx, tz, &b, &e) == OP_OK);
       if (b.chf) {
         op_tile *t = NULL;
-        OPT_CHECK(op_chf_mark_obstacles(b.chf, o, 2, c.cell.walkable_radius, NULL, &e) == OP_OK);
-        OPT_CHECK(op_pl_tile_general(&c, b.chf, tx, tz, &t, &e) == OP_OK);
+        OPT_CHECK(opob_chf_mark(b.chf, o, 2, c.cell.walkable_radius, NULL, &e) == OP_OK);
+        OPT_CHECK(opl_tile_general(&c, b.chf, tx, tz, &t, &e) == OP_OK);
         if (t) {
           bad += k >= r.ntiles || r.tiles[k].content_id != op_tile_content_id(t);
           k++;
         }
         op_tile_free(t);
       }
-      op_pl_base_free(&b);
+      opl_base_free(&b);
     }
   OPT_CHECK(bad == 0 && k == r.ntiles);
   op_pipeline_result_free(&r);
@@ -418,7 +418,7 @@ OPT_TEST(obstacles_equal_marking_after, "RT-010") {
 
 /* ------------------------------------------------------------ RT-015, RT-086 */
 
-/* op_pl_run with keep gives the plain build's mesh bytes and tile list; keep holds every
+/* opl_run with keep gives the plain build's mesh bytes and tile list; keep holds every
 ** built tile in cache order with one unit per layer, whose tiles are the tiles added. */
 OPT_TEST(keep_equals_plain, "RT-015") {
   for (int l = 0; l < 4; l++)
@@ -427,25 +427,25 @@ OPT_TEST(keep_equals_plain, "RT-015") {
       op_trimesh m;
       OPT_CHECK(gen(&LEVELS[l], &s, &m));
       op_soup soup = op_trimesh_soup(&m);
-      op_pl_ctx c;
+      opl_ctx c;
       op_error e;
       op_pipeline_result r0, r1;
-      op_pl_keep k;
+      opl_keep k;
       OPT_CHECK(op_pipeline_build_soup(&s, &soup, NULL, &r0, &e) == OP_OK);
-      OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
-      OPT_CHECK(op_pl_run(&c, &r1, &k, &e) == OP_OK);
+      OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
+      OPT_CHECK(opl_run(&c, &r1, &k, &e) == OP_OK);
       OPT_CHECK(mesh_eq(r0.mesh, r1.mesh));
       OPT_CHECK(r0.ntiles == r1.ntiles && r0.nbuilt == r1.nbuilt && r0.npolys == r1.npolys);
       OPT_CHECK(k.ntiles == r1.nbuilt);
       uint32_t n = 0, bad = 0;
       for (uint32_t i = 0; i < k.ntiles; i++) {
-        const op_pl_keep_tile *t = &k.tiles[i];
+        const opl_keep_tile *t = &k.tiles[i];
         if (i > 0) bad += !(k.tiles[i - 1].tz < t->tz ||
                             (k.tiles[i - 1].tz == t->tz && k.tiles[i - 1].tx < t->tx));
         bad += !t->base.chf || t->nunits != t->base.nlayers || !!t->base.layer != p;
         uint32_t spans = 0;
         for (uint32_t L = 0; L < t->nunits; L++) {
-          const op_pl_unit *u = &t->units[L];
+          const opl_unit *u = &t->units[L];
           bad += p ? (!u->view || !u->map) : (u->view || u->map || u->rg.reg || u->cs.loops);
           if (u->view) spans += u->view->nspans;
           if (u->tile) {
@@ -457,7 +457,7 @@ OPT_TEST(keep_equals_plain, "RT-015") {
         if (p) bad += spans != t->base.chf->nspans;
       }
       OPT_CHECK(bad == 0 && n == r1.ntiles);
-      op_pl_keep_free(&k);
+      opl_keep_free(&k);
       OPT_CHECK(k.ntiles == 0 && k.tiles == NULL);
       op_pipeline_result_free(&r0);
       op_pipeline_result_free(&r1);
@@ -473,19 +473,19 @@ OPT_TEST(slot_count, "RT-086") {
     op_trimesh m;
     OPT_CHECK(gen(&LEVELS[l], &s, &m));
     op_soup soup = op_trimesh_soup(&m);
-    op_pl_ctx c;
+    opl_ctx c;
     op_error e;
     op_pipeline_result r;
-    OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
+    OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
     uint64_t sum = 0;
     for (int32_t tz = 0; tz < c.ntz; tz++)
       for (int32_t tx = 0; tx < c.ntx; tx++) {
-        op_pl_base b;
-        OPT_CHECK(op_pl_tile_base(&c, tx, tz, &b, &e) == OP_OK);
+        opl_base b;
+        OPT_CHECK(opl_tile_base(&c, tx, tz, &b, &e) == OP_OK);
         sum += b.chf ? b.nlayers : 1;
-        op_pl_base_free(&b);
+        opl_base_free(&b);
       }
-    OPT_CHECK(op_pl_run(&c, &r, NULL, &e) == OP_OK);
+    OPT_CHECK(opl_run(&c, &r, NULL, &e) == OP_OK);
     OPT_CHECK(r.mesh->params.max_tiles == sum);
     printf("     %-8s grid %d x %d, slots %llu\n", LEVELS[l].name, (int)r.ntx, (int)r.ntz,
            (unsigned long long)sum);
@@ -508,7 +508,7 @@ typedef int (*pit_fn)(int x, int z);
 static int pits_all(int x, int z) { return (x & 1) && (z & 1) && x < 63 && z < 63; }
 static int pits_few(int x, int z) { return (x & 1) && (z & 1) && x < 20 && z < 20; }
 
-static op_status pit_build(pit_fn f, op_pl_ctx *c, op_settings *s, op_solid_columns *cols,
+static op_status pit_build(pit_fn f, opl_ctx *c, op_settings *s, op_solid_columns *cols,
                            uint32_t *start, op_solid_span *spans, op_error *e) {
   const int n = 64;
   for (int z = 0; z < n; z++)
@@ -528,7 +528,7 @@ static op_status pit_build(pit_fn f, op_pl_ctx *c, op_settings *s, op_solid_colu
   *s = fx_humanoid(OP_PARTITION_LAYERS);
   s->agent_radius = 0;
   s->min_region_area = 0;
-  return op_pl_begin_columns(c, s, cols, NULL, e);
+  return opl_begin_columns(c, s, cols, NULL, e);
 }
 
 OPT_TEST(layer_limit, "RT-082") {
@@ -536,20 +536,20 @@ OPT_TEST(layer_limit, "RT-082") {
   static op_solid_span spans[64 * 64];
   op_solid_columns cols;
   op_settings s;
-  op_pl_ctx c;
+  opl_ctx c;
   op_error e;
   /* under the limit: 100 pits, 100 layers at least (the walls' tops are ledges) */
   OPT_CHECK(pit_build(pits_few, &c, &s, &cols, start, spans, &e) == OP_OK);
   OPT_CHECK(c.ntx == 1 && c.ntz == 1 && c.cell.walkable_radius == 0);
-  op_pl_base b;
-  OPT_CHECK(op_pl_tile_base(&c, 0, 0, &b, &e) == OP_OK);
+  opl_base b;
+  OPT_CHECK(opl_tile_base(&c, 0, 0, &b, &e) == OP_OK);
   uint32_t nl = 0;
   uint16_t *lay = b.chf ? malloc(b.chf->nspans * sizeof *lay) : NULL;
   OPT_CHECK(lay && op_regions_layer_assign(b.chf, lay, &nl, &e) == OP_OK);
   printf("     100 pits: %u layers\n", b.nlayers);
   OPT_CHECK(b.nlayers == nl && nl >= 100 && nl <= 256);
   free(lay);
-  op_pl_base_free(&b);
+  opl_base_free(&b);
   /* over it: 31 x 31 pits */
   OPT_CHECK(pit_build(pits_all, &c, &s, &cols, start, spans, &e) == OP_OK);
   op_chf *chf = NULL;
@@ -561,16 +561,16 @@ OPT_TEST(layer_limit, "RT-082") {
   free(lay);
   op_chf_free(chf);
   memset(&b, 0x55, sizeof b);
-  OPT_CHECK(op_pl_tile_base(&c, 0, 0, &b, &e) == OP_E_LIMIT);
+  OPT_CHECK(opl_tile_base(&c, 0, 0, &b, &e) == OP_E_LIMIT);
   OPT_CHECK(strcmp(e.field, "layers") == 0 && b.chf == NULL && b.layer == NULL);
   char want[32];
   snprintf(want, sizeof want, "%u", nl);
   OPT_CHECK(strcmp(e.value, want) == 0);
   /* the whole build fails with the tile named, nothing returned, keep zeroed */
   op_pipeline_result r;
-  op_pl_keep k;
+  opl_keep k;
   memset(&r, 0, sizeof r);
-  OPT_CHECK(op_pl_run(&c, &r, &k, &e) == OP_E_LIMIT);
+  OPT_CHECK(opl_run(&c, &r, &k, &e) == OP_E_LIMIT);
   OPT_CHECK(strcmp(e.field, "layers") == 0 && strncmp(e.message, "tile (0, 0): ", 13) == 0);
   OPT_CHECK(r.mesh == NULL && k.ntiles == 0 && k.tiles == NULL);
   OPT_CHECK(op_pipeline_build_heightfield(&s, &cols, NULL, &r, &e) == OP_E_LIMIT);
@@ -594,23 +594,23 @@ OPT_TEST(slot_limit, "RT-086") {
                 w, 0, w, w, 1, w, w - 0.01, 0, w};
   uint32_t t[] = {0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7, 8, 9, 10};
   op_soup soup = {11, v, 5, t};
-  op_pl_ctx c;
+  opl_ctx c;
   op_error e;
-  OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
+  OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
   printf("     grid %d x %d\n", (int)c.ntx, (int)c.ntz);
   OPT_CHECK((uint64_t)c.ntx * (uint64_t)c.ntz <= (1u << 22));
   OPT_CHECK((uint64_t)c.ntx * (uint64_t)c.ntz > (1u << 22) - 4);
-  op_pl_base b;
-  OPT_CHECK(op_pl_tile_base(&c, 5, 5, &b, &e) == OP_OK && b.chf && b.nlayers == 2);
-  op_pl_base_free(&b);
+  opl_base b;
+  OPT_CHECK(opl_tile_base(&c, 5, 5, &b, &e) == OP_OK && b.chf && b.nlayers == 2);
+  opl_base_free(&b);
   op_pipeline_result r;
   memset(&r, 0, sizeof r);
-  OPT_CHECK(op_pl_run(&c, &r, NULL, &e) == OP_E_LIMIT);
+  OPT_CHECK(opl_run(&c, &r, NULL, &e) == OP_E_LIMIT);
   OPT_CHECK(strcmp(e.field, "tile_cells") == 0 && strcmp(e.value, "1") == 0 && r.mesh == NULL);
   OPT_CHECK(strstr(e.message, "RT-086") != NULL);
   /* the general path builds it (one slot per position) */
   s.partition = OP_PARTITION_WATERSHED;
-  OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK && !c.layer_first);
+  OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK && !c.layer_first);
 }
 
 /* ------------------------------------------------------------ RT-080 */
@@ -623,14 +623,14 @@ OPT_TEST(when_layer_first, "RT-080") {
   op_trimesh m;
   OPT_CHECK(gen(&LEVELS[1], &s, &m));
   op_soup soup = op_trimesh_soup(&m);
-  op_pl_ctx c;
+  opl_ctx c;
   op_error e;
   const double dist[3] = {0, 0.9, 6};
   for (int k = 0; k < 3; k++) {
     s.detail_sample_distance = dist[k];
     for (int p = 0; p < 3; p++) {
       s.partition = (op_partition)p;
-      OPT_CHECK(op_pl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
+      OPT_CHECK(opl_begin_soup(&c, &s, &soup, NULL, &e) == OP_OK);
       OPT_CHECK(c.layer_first == (p == OP_PARTITION_LAYERS && k < 2));
     }
   }

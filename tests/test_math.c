@@ -180,6 +180,8 @@ OPT_TEST(round_half_even, "MATH-007") {
 }
 
 OPT_TEST(f32_conversion, "MATH-008") {
+  OPT_CHECK(OP_F32_MAX == 0x1.fffffep127);     /* FLT_MAX, written in decimal in onepath.h */
+  OPT_CHECK(OP_F32_OVERFLOW == 0x1.ffffffp127); /* 2^128 - 2^103 */
   OPT_CHECK(op_f32_fits(OP_F32_MAX));
   OPT_CHECK(op_to_f32(OP_F32_MAX) == FLT_MAX);
   /* 2^128 - 2^103 is the tie between FLT_MAX (odd) and 2^128: overflows. */

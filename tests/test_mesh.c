@@ -37,7 +37,7 @@ static op_ref add(op_mesh *m, op_tile *t) {
 }
 
 /* The link of slot s, polygon p, edge e towards target ref r (or NULL). */
-static const opm_link *find_link(const op_mesh *m, uint32_t s, uint32_t p, unsigned e, op_ref r) {
+static const op_link *find_link(const op_mesh *m, uint32_t s, uint32_t p, unsigned e, op_ref r) {
   const opm_occ *sl = opm_occ_at(m, s);
   for (uint32_t k = 0; sl && k < sl->nlinks; k++)
     if (sl->links[k].poly == p && sl->links[k].edge == e && sl->links[k].target == r)
@@ -48,7 +48,7 @@ static const opm_link *find_link(const op_mesh *m, uint32_t s, uint32_t p, unsig
 static uint32_t count_ext(const op_mesh *m, uint32_t s) {
   const opm_occ *o = opm_occ_at(m, s);
   uint32_t n = 0;
-  for (uint32_t k = 0; o && k < o->nlinks; k++) n += o->links[k].side != OPM_INTERNAL;
+  for (uint32_t k = 0; o && k < o->nlinks; k++) n += o->links[k].side != OP_LINK_INTERNAL;
   return n;
 }
 
@@ -60,12 +60,12 @@ static int links_symmetric(const op_mesh *m) {
   for (uint32_t i = 0; i < m->nslots; i++) { /* the stored slots */
     const opm_slot *sl = &m->slots[i];
     for (uint32_t k = 0; sl->occ && k < sl->occ->nlinks; k++) {
-      const opm_link *l = &sl->occ->links[k];
-      if (l->side == OPM_INTERNAL) continue;
+      const op_link *l = &sl->occ->links[k];
+      if (l->side == OP_LINK_INTERNAL) continue;
       uint32_t ts = (uint32_t)(l->target >> 20) & ((1u << 22) - 1u);
       uint32_t tp = (uint32_t)l->target & ((1u << 20) - 1u);
-      const opm_link *b = find_link(m, ts, tp, l->tedge, opm_make_ref(sl->gen, sl->index, l->poly));
-      if (!b || b->tedge != l->edge || b->lo != l->lo || b->hi != l->hi ||
+      const op_link *b = find_link(m, ts, tp, l->target_edge, opm_make_ref(sl->gen, sl->index, l->poly));
+      if (!b || b->target_edge != l->edge || b->lo != l->lo || b->hi != l->hi ||
           b->side != ((l->side + 2u) & 3u))
         return 0;
     }
@@ -145,23 +145,23 @@ OPT_TEST(stitch_two, "MESH-021") {
   op_ref ra = add(m, square(0, 0, 0, 0.0));
   op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
   /* A's edge 1 (x = 4, z 0..4) meets B's left edges: strip 0 on [0,1], strip 1 on [1,4] */
-  const opm_link *l0 = find_link(m, 0, 0, 1, rb);
-  const opm_link *l1 = find_link(m, 0, 0, 1, rb + 1);
-  OPT_CHECK(l0 && l0->side == 2 && l0->tedge == 3 && l0->lo == 0.0f && l0->hi == 1.0f);
-  OPT_CHECK(l1 && l1->side == 2 && l1->tedge == 3 && l1->lo == 1.0f && l1->hi == 4.0f);
+  const op_link *l0 = find_link(m, 0, 0, 1, rb);
+  const op_link *l1 = find_link(m, 0, 0, 1, rb + 1);
+  OPT_CHECK(l0 && l0->side == 2 && l0->target_edge == 3 && l0->lo == 0.0f && l0->hi == 1.0f);
+  OPT_CHECK(l1 && l1->side == 2 && l1->target_edge == 3 && l1->lo == 1.0f && l1->hi == 4.0f);
   OPT_CHECK(count_ext(m, 0) == 2);
   /* and back: B strip 0 edge 3 -> A, strip 1 edge 3 -> A */
-  const opm_link *b0 = find_link(m, 1, 0, 3, ra), *b1 = find_link(m, 1, 1, 3, ra);
-  OPT_CHECK(b0 && b0->side == 0 && b0->tedge == 1 && b0->lo == 0.0f && b0->hi == 1.0f);
-  OPT_CHECK(b1 && b1->side == 0 && b1->tedge == 1 && b1->lo == 1.0f && b1->hi == 4.0f);
+  const op_link *b0 = find_link(m, 1, 0, 3, ra), *b1 = find_link(m, 1, 1, 3, ra);
+  OPT_CHECK(b0 && b0->side == 0 && b0->target_edge == 1 && b0->lo == 0.0f && b0->hi == 1.0f);
+  OPT_CHECK(b1 && b1->side == 0 && b1->target_edge == 1 && b1->lo == 1.0f && b1->hi == 4.0f);
   /* MESH-020: internal links of B: strip 0 edge 2 -> strip 1, strip 1 edge 0 -> strip 0 */
-  const opm_link *i0 = find_link(m, 1, 0, 2, rb + 1), *i1 = find_link(m, 1, 1, 0, rb);
-  OPT_CHECK(i0 && i0->side == OPM_INTERNAL && i0->tedge == OPM_INTERNAL && i0->lo == 0.0f);
-  OPT_CHECK(i1 && i1->side == OPM_INTERNAL);
+  const op_link *i0 = find_link(m, 1, 0, 2, rb + 1), *i1 = find_link(m, 1, 1, 0, rb);
+  OPT_CHECK(i0 && i0->side == OP_LINK_INTERNAL && i0->target_edge == OP_LINK_INTERNAL && i0->lo == 0.0f);
+  OPT_CHECK(i1 && i1->side == OP_LINK_INTERNAL);
   OPT_CHECK(occ(m, 1)->nlinks == 4 && links_symmetric(m));
   /* MESH-022: canonical order (polygon, edge): strip 0 edge 2, strip 0 edge 3, strip 1
   ** edge 0, strip 1 edge 3 */
-  const opm_link *L = occ(m, 1)->links;
+  const op_link *L = occ(m, 1)->links;
   OPT_CHECK(L[0].poly == 0 && L[0].edge == 2 && L[1].poly == 0 && L[1].edge == 3);
   OPT_CHECK(L[2].poly == 1 && L[2].edge == 0 && L[3].poly == 1 && L[3].edge == 3);
   op_mesh_free(m);
@@ -175,7 +175,7 @@ OPT_TEST(stitch_partial, "MESH-022") {
   op_mesh *m = fx_mesh(0.5, 4);
   op_ref ra = add(m, strip_tile(0, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
   op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, C25, 0.0f, 0.0f));
-  const opm_link *a = find_link(m, 0, 0, 1, rb), *b = find_link(m, 0, 1, 1, rb),
+  const op_link *a = find_link(m, 0, 0, 1, rb), *b = find_link(m, 0, 1, 1, rb),
                  *c = find_link(m, 0, 1, 1, rb + 1);
   OPT_CHECK(a && a->lo == 0.0f && a->hi == 1.0f);
   OPT_CHECK(b && b->lo == 1.0f && b->hi == 2.5f);
@@ -211,7 +211,7 @@ OPT_TEST(stitch_layers_climb, "MESH-023") {
   OPT_CHECK(find_link(m, 0, 0, 1, r0) && !find_link(m, 0, 0, 1, r1) && find_link(m, 0, 0, 1, r2));
   OPT_CHECK(count_ext(m, 0) == 2 && links_symmetric(m));
   /* MESH-022: on one edge, links are ordered by the neighbour's layer */
-  const opm_link *L = occ(m, 0)->links;
+  const op_link *L = occ(m, 0)->links;
   OPT_CHECK(occ(m, 0)->nlinks == 2 && L[0].target == r0 && L[1].target == r2);
   OPT_CHECK(count_ext(m, 2) == 0);
   op_mesh_free(m);
@@ -234,8 +234,8 @@ OPT_TEST(stitch_heights_world, "MESH-023") {
   m = fx_mesh(2.0, 8);
   add(m, strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.5f));
   rd = add(m, square(0, 1, 0, 1.0));
-  const opm_link *l = find_link(m, 0, 0, 2, rd);
-  OPT_CHECK(l && l->side == 1 && l->tedge == 0 && l->lo == 0.0f && l->hi == 4.0f);
+  const op_link *l = find_link(m, 0, 0, 2, rd);
+  OPT_CHECK(l && l->side == 1 && l->target_edge == 0 && l->lo == 0.0f && l->hi == 4.0f);
   OPT_CHECK(links_symmetric(m));
   op_mesh_free(m);
 }
@@ -249,7 +249,7 @@ OPT_TEST(stitch_interpolated_gap, "MESH-023") {
   op_mesh *m = fx_mesh(0.5, 8);
   add(m, fx_strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f, 0.5));
   op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
-  const opm_link *l = find_link(m, 0, 0, 1, rb);
+  const op_link *l = find_link(m, 0, 0, 1, rb);
   OPT_CHECK(l && l->lo == 0.0f && l->hi == 1.0f);
   OPT_CHECK(!find_link(m, 0, 0, 1, rb + 1) && count_ext(m, 0) == 1 && links_symmetric(m));
   op_mesh_free(m);
@@ -404,19 +404,19 @@ OPT_TEST(save_layout, "MESH-041") {
   OPT_CHECK(b.len == 72 + 24 + tb.len + 12 + 4);
   if (b.len == 72 + 24 + tb.len + 16) {
     const uint8_t *p = b.data;
-    OPT_CHECK(!memcmp(p, "OPMS", 4) && opm_rd_u32(p + 4) == 1);
-    OPT_CHECK(opm_rd_f64(p + 8 + 32) == 0.5);          /* cell_height */
-    OPT_CHECK(opm_rd_u32(p + 8 + 40) == 4);            /* tile_cells */
-    OPT_CHECK(opm_rd_f64(p + 8 + 48) == 0.5);          /* walkable_climb */
-    OPT_CHECK(opm_rd_u32(p + 8 + 56) == 4);            /* max_tiles */
-    OPT_CHECK(opm_rd_u32(p + 68) == 1);                /* tile count */
-    OPT_CHECK(opm_rd_u32(p + 72) == 0 && opm_rd_u32(p + 76) == 1); /* slot, generation */
-    OPT_CHECK(opm_rd_u32(p + 92) == tb.len);
+    OPT_CHECK(!memcmp(p, "OPMS", 4) && opc_rd_u32(p + 4) == 1);
+    OPT_CHECK(opc_rd_f64(p + 8 + 32) == 0.5);          /* cell_height */
+    OPT_CHECK(opc_rd_u32(p + 8 + 40) == 4);            /* tile_cells */
+    OPT_CHECK(opc_rd_f64(p + 8 + 48) == 0.5);          /* walkable_climb */
+    OPT_CHECK(opc_rd_u32(p + 8 + 56) == 4);            /* max_tiles */
+    OPT_CHECK(opc_rd_u32(p + 68) == 1);                /* tile count */
+    OPT_CHECK(opc_rd_u32(p + 72) == 0 && opc_rd_u32(p + 76) == 1); /* slot, generation */
+    OPT_CHECK(opc_rd_u32(p + 92) == tb.len);
     OPT_CHECK(!memcmp(p + 96, tb.data, tb.len));
     const uint8_t *q = p + 96 + tb.len;
-    OPT_CHECK(opm_rd_u32(q) == 1 && opm_rd_u32(q + 4) == 0 && q[8] == 7 && q[9] == 0 &&
+    OPT_CHECK(opc_rd_u32(q) == 1 && opc_rd_u32(q + 4) == 0 && q[8] == 7 && q[9] == 0 &&
               q[10] == 0 && q[11] == 0);
-    OPT_CHECK(opm_rd_u32(q + 12) == 0);
+    OPT_CHECK(opc_rd_u32(q + 12) == 0);
   }
   /* an edit set back to the tile's own value is no edit */
   OPT_CHECK(op_mesh_set_poly_flags(m, r, 1, &e) == OP_OK);
@@ -437,15 +437,15 @@ OPT_TEST(save_link_record, "MESH-043") {
   op_error e;
   OPT_CHECK(op_tile_save(occ(m, 0)->tile, &tb, &e) == OP_OK);
   const uint8_t *q = b.data + 96 + tb.len; /* after slot 0's tile bytes */
-  OPT_CHECK(opm_rd_u32(q) == 0 && opm_rd_u32(q + 4) == 1); /* no edits, one link */
+  OPT_CHECK(opc_rd_u32(q) == 0 && opc_rd_u32(q + 4) == 1); /* no edits, one link */
   q += 8;
   float lo, hi;
-  uint32_t u = opm_rd_u32(q + 16);
+  uint32_t u = opc_rd_u32(q + 16);
   memcpy(&lo, &u, 4);
-  u = opm_rd_u32(q + 20);
+  u = opc_rd_u32(q + 20);
   memcpy(&hi, &u, 4);
-  OPT_CHECK(opm_rd_u32(q) == 0 && q[4] == 1 && q[5] == 2 && q[6] == 3 && q[7] == 0 &&
-            opm_rd_u64(q + 8) == rb && lo == 0.0f && hi == 4.0f);
+  OPT_CHECK(opc_rd_u32(q) == 0 && q[4] == 1 && q[5] == 2 && q[6] == 3 && q[7] == 0 &&
+            opc_rd_u64(q + 8) == rb && lo == 0.0f && hi == 4.0f);
   op_bytes_free(&b);
   op_bytes_free(&tb);
   op_mesh_free(m);
@@ -481,12 +481,12 @@ OPT_TEST(internal_links, "MESH-020") {
   op_ref r = add(m, strip_tile(0, 0, 0, 0.0, 3, C3, 0.0f, 0.0f));
   const opm_occ *sl = occ(m, 0);
   OPT_CHECK(sl->nlinks == 4);
-  const opm_link *a = find_link(m, 0, 0, 2, r + 1), *b = find_link(m, 0, 1, 0, r),
+  const op_link *a = find_link(m, 0, 0, 2, r + 1), *b = find_link(m, 0, 1, 0, r),
                  *c = find_link(m, 0, 1, 2, r + 2), *d = find_link(m, 0, 2, 0, r + 1);
   OPT_CHECK(a && b && c && d);
   for (uint32_t k = 0; k < sl->nlinks; k++) {
-    const opm_link *l = &sl->links[k];
-    OPT_CHECK(l->side == 0xFF && l->tedge == 0xFF && l->lo == 0.0f && l->hi == 0.0f &&
+    const op_link *l = &sl->links[k];
+    OPT_CHECK(l->side == 0xFF && l->target_edge == 0xFF && l->lo == 0.0f && l->hi == 0.0f &&
               !signbit(l->lo) && !signbit(l->hi));
   }
   op_mesh_free(m);

@@ -60,7 +60,7 @@ static int zero_count(const op_chf *c) {
 static op_chf *marked(int n, op_obstacle o, int R, size_t *count) {
   op_chf *c = floor_chf(n);
   size_t k = 0;
-  if (c && op_chf_mark_obstacles(c, &o, 1, R, &k, NULL) != OP_OK) k = (size_t)-1;
+  if (c && opob_chf_mark(c, &o, 1, R, &k, NULL) != OP_OK) k = (size_t)-1;
   if (count) *count = k;
   return c;
 }
@@ -76,15 +76,15 @@ static op_chf *marked(int n, op_obstacle o, int R, size_t *count) {
 ** 17; the moved centre loses (4, 0) only ((0, 4) now has dx = 2^-50, dx*dx = 2^-100,
 ** 16 + 2^-100 rounds to 16): 16. */
 OPT_TEST(cylinder_boundary_axis, "RT-021") {
-  op_obst p;
-  OPT_CHECK(op_obst_growth(2, 1.0) == 2.0);
-  OPT_CHECK(op_obst_prepare(&(op_obstacle){0}, 2, 1.0, &p, NULL) == OP_E_RANGE); /* r = 0 */
+  opob_obst p;
+  OPT_CHECK(opob_growth(2, 1.0) == 2.0);
+  OPT_CHECK(opob_prepare(&(op_obstacle){0}, 2, 1.0, &p, NULL) == OP_E_RANGE); /* r = 0 */
   op_obstacle o = fx_cylinder(0.5, 0, 0.5, 2, 3);
-  OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
+  OPT_CHECK(opob_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
   OPT_CHECK(p.g == 2 && p.rg == 4 && p.rg2 == 16);
-  OPT_CHECK(op_obst_footprint(&p, 4.5, 0.5));
-  OPT_CHECK(op_obst_footprint(&p, 0.5, 4.5));
-  OPT_CHECK(!op_obst_footprint(&p, 4.5, 1.5));
+  OPT_CHECK(opob_footprint(&p, 4.5, 0.5));
+  OPT_CHECK(opob_footprint(&p, 0.5, 4.5));
+  OPT_CHECK(!opob_footprint(&p, 4.5, 1.5));
   size_t k;
   op_chf *c = marked(8, o, 2, &k);
   OPT_CHECK(c && k == 17 && zero_count(c) == 17);
@@ -93,9 +93,9 @@ OPT_TEST(cylinder_boundary_axis, "RT-021") {
   op_chf_free(c);
 
   o.center[0] = 0.5 - 0x1p-50;
-  OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
-  OPT_CHECK(!op_obst_footprint(&p, 4.5, 0.5));
-  OPT_CHECK(op_obst_footprint(&p, 0.5, 4.5));
+  OPT_CHECK(opob_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
+  OPT_CHECK(!opob_footprint(&p, 4.5, 0.5));
+  OPT_CHECK(opob_footprint(&p, 0.5, 4.5));
   c = marked(8, o, 2, &k);
   OPT_CHECK(c && k == 16 && area_at(c, 4, 0) == 63 && area_at(c, 0, 4) == 0);
   op_chf_free(c);
@@ -107,15 +107,15 @@ OPT_TEST(cylinder_boundary_axis, "RT-021") {
 ** 25 - 2.5 * 2^-48 + 2^-100 rounds to 25 - 2^-47 (spacing 2^-48 in [16, 32)) < 25:
 ** excluded, while (2, 4) (4 + 16 = 20) stays. */
 OPT_TEST(cylinder_boundary_diagonal, "RT-021") {
-  op_obst p;
+  opob_obst p;
   op_obstacle o = fx_cylinder(0.5, 0, 0.5, 3, 1);
-  OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK && p.rg2 == 25);
-  OPT_CHECK(op_obst_footprint(&p, 3.5, 4.5) && op_obst_footprint(&p, 4.5, 3.5));
+  OPT_CHECK(opob_prepare(&o, 2, 1.0, &p, NULL) == OP_OK && p.rg2 == 25);
+  OPT_CHECK(opob_footprint(&p, 3.5, 4.5) && opob_footprint(&p, 4.5, 3.5));
   o.radius = 3 - 0x1p-50;
-  OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
+  OPT_CHECK(opob_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
   OPT_CHECK(p.rg == 5 - 0x1p-50 && p.rg2 == 25 - 0x1p-47);
-  OPT_CHECK(!op_obst_footprint(&p, 3.5, 4.5) && !op_obst_footprint(&p, 4.5, 3.5));
-  OPT_CHECK(op_obst_footprint(&p, 2.5, 4.5));
+  OPT_CHECK(!opob_footprint(&p, 3.5, 4.5) && !opob_footprint(&p, 4.5, 3.5));
+  OPT_CHECK(opob_footprint(&p, 2.5, 4.5));
   size_t k;
   op_chf *c = marked(8, o, 2, &k);
   OPT_CHECK(c && area_at(c, 3, 4) == 63 && area_at(c, 4, 3) == 63 && area_at(c, 2, 4) == 0);
@@ -137,14 +137,14 @@ OPT_TEST(box_boundary, "RT-021") {
             area_at(c, 6, 5) == 63 && area_at(c, 5, 6) == 63);
   op_chf_free(c);
   o.bmin[0] = 2.5 + 0x1p-51;
-  op_obst p;
-  OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK && p.x0 == 0.5 + 0x1p-51);
-  OPT_CHECK(!op_obst_footprint(&p, 0.5, 2.5) && op_obst_footprint(&p, 1.5, 2.5));
+  opob_obst p;
+  OPT_CHECK(opob_prepare(&o, 2, 1.0, &p, NULL) == OP_OK && p.x0 == 0.5 + 0x1p-51);
+  OPT_CHECK(!opob_footprint(&p, 0.5, 2.5) && opob_footprint(&p, 1.5, 2.5));
   c = marked(8, o, 2, &k);
   OPT_CHECK(c && k == 30 && area_at(c, 0, 3) == 63 && area_at(c, 1, 3) == 0);
   op_chf_free(c);
   o.bmax[2] = 3.5 - 0x1p-50;
-  OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK && p.z1 == 5.5 - 0x1p-50);
+  OPT_CHECK(opob_prepare(&o, 2, 1.0, &p, NULL) == OP_OK && p.z1 == 5.5 - 0x1p-50);
   c = marked(8, o, 2, &k);
   OPT_CHECK(c && k == 25 && area_at(c, 3, 5) == 63 && area_at(c, 3, 4) == 0);
   op_chf_free(c);
@@ -159,8 +159,8 @@ OPT_TEST(box_boundary, "RT-021") {
 ** and 5 out: 4 x 7 = 28. */
 OPT_TEST(oriented_yaw0, "RT-021") {
   op_obstacle o = fx_obox(3, 0, 3, 0.5, 1, 1.5, 0);
-  op_obst p;
-  OPT_CHECK(op_obst_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
+  opob_obst p;
+  OPT_CHECK(opob_prepare(&o, 2, 1.0, &p, NULL) == OP_OK);
   OPT_CHECK(p.s == 0 && p.c == 1 && p.hxg == 2.5 && p.hzg == 3.5);
   size_t k;
   op_chf *c = marked(8, o, 2, &k);
@@ -245,7 +245,7 @@ static op_chf *three_floors(void) {
 static int height_mask(op_obstacle o) {
   op_chf *c = three_floors();
   if (!c || c->nspans != 3) return -1;
-  if (op_chf_mark_obstacles(c, &o, 1, 0, NULL, NULL) != OP_OK) return -2;
+  if (opob_chf_mark(c, &o, 1, 0, NULL, NULL) != OP_OK) return -2;
   int m = (c->areas[0] == 0) * 100 + (c->areas[1] == 0) * 10 + (c->areas[2] == 0);
   op_chf_free(c);
   return m;
@@ -267,10 +267,10 @@ OPT_TEST(height_range_ends, "RT-021") {
   OPT_CHECK(height_mask(fx_obox(0.5, 10, 0.5, 1, 0, 1, 0)) == 10);          /* [10, 10] */
   OPT_CHECK(height_mask(fx_obox(0.5, 10, 0.5, 1, 4.5, 1, 0)) == 10);        /* [5.5, 14.5] */
   OPT_CHECK(height_mask(fx_obox(0.5, 2, 0.5, 1, 2, 1, 0)) == 0);            /* [0, 4] */
-  op_obst p;
+  opob_obst p;
   op_obstacle o = fx_cylinder(0, 5, 0, 1, 5);
-  OPT_CHECK(op_obst_prepare(&o, 0, 1, &p, NULL) == OP_OK);
-  OPT_CHECK(op_obst_height(&p, 5) && op_obst_height(&p, 10) && !op_obst_height(&p, 10.000001));
+  OPT_CHECK(opob_prepare(&o, 0, 1, &p, NULL) == OP_OK);
+  OPT_CHECK(opob_height(&p, 5) && opob_height(&p, 10) && !opob_height(&p, 10.000001));
 }
 
 /* ------------------------------------------------------------ marking */
@@ -290,8 +290,8 @@ OPT_TEST(marking_idempotent, "RT-022") {
   c2->areas[c2->cell_index[1 * 8 + 1]] = 5;
   op_obstacle ab[2] = {a, b}, ba[2] = {b, a};
   size_t k1, k2, k3;
-  OPT_CHECK(op_chf_mark_obstacles(c1, ab, 2, 0, &k1, NULL) == OP_OK);
-  OPT_CHECK(op_chf_mark_obstacles(c2, ba, 2, 0, &k2, NULL) == OP_OK);
+  OPT_CHECK(opob_chf_mark(c1, ab, 2, 0, &k1, NULL) == OP_OK);
+  OPT_CHECK(opob_chf_mark(c2, ba, 2, 0, &k2, NULL) == OP_OK);
   OPT_CHECK(memcmp(c1->areas, c2->areas, c1->nspans) == 0);
   /* a: centre (2, 2), r 1.5: centres (x+0.5, z+0.5) with (x-1.5)^2 + (z-1.5)^2 <= 2.25:
   ** offsets (+-0.5, +-0.5) (0.5) and (+-0.5, +-1.5), (+-1.5, +-0.5) (2.5 > 2.25 out):
@@ -300,7 +300,7 @@ OPT_TEST(marking_idempotent, "RT-022") {
   OPT_CHECK(k1 == 19 && zero_count(c1) == 20);
   OPT_CHECK(area_at(c1, 1, 1) == 0 && area_at(c1, 2, 1) == 0 && area_at(c1, 0, 1) == 63);
   OPT_CHECK(area_at(c1, 3, 7) == 0 && area_at(c1, 5, 0) == 63);
-  OPT_CHECK(op_chf_mark_obstacles(c1, ab, 2, 0, &k3, NULL) == OP_OK && k3 == 0);
+  OPT_CHECK(opob_chf_mark(c1, ab, 2, 0, &k3, NULL) == OP_OK && k3 == 0);
   OPT_CHECK(memcmp(c1->areas, c2->areas, c1->nspans) == 0);
   op_chf_free(c1);
   op_chf_free(c2);
@@ -316,7 +316,7 @@ OPT_TEST(marking_border_global, "RT-022") {
   for (int R = 0; R <= 1; R++) {
     op_chf *c = floor_grid(6, 10, 20, 0.5, -2, -2);
     size_t k = 0;
-    OPT_CHECK(c && op_chf_mark_obstacles(c, &o, 1, R, &k, NULL) == OP_OK);
+    OPT_CHECK(c && opob_chf_mark(c, &o, 1, R, &k, NULL) == OP_OK);
     OPT_CHECK(k == (R ? 4u : 1u) && c && area_at(c, 0, 0) == 0);
     OPT_CHECK(c && area_at(c, 1, 1) == (R ? 0 : 63) && area_at(c, 2, 0) == 63);
     op_chf_free(c);
@@ -330,13 +330,13 @@ OPT_TEST(marking_list_atomic, "RT-022") {
   op_obstacle l[2] = {fx_cylinder(2, 0, 2, 1, 2), fx_cylinder(2, 0, 2, -1, 2)};
   op_chf *c = floor_chf(4);
   op_error e;
-  OPT_CHECK(c && op_chf_mark_obstacles(c, l, 2, 0, NULL, &e) == OP_E_RANGE);
+  OPT_CHECK(c && opob_chf_mark(c, l, 2, 0, NULL, &e) == OP_E_RANGE);
   OPT_CHECK(strcmp(e.field, "obstacles[1].radius") == 0 && strcmp(e.value, "-1") == 0);
   OPT_CHECK(c && zero_count(c) == 0);
-  OPT_CHECK(op_chf_mark_obstacles(c, l, 1, -1, NULL, &e) == OP_E_RANGE);
-  op_obst p;
-  OPT_CHECK(op_obst_prepare(&l[0], 0, 0.5, &p, NULL) == OP_OK);
-  OPT_CHECK(c && op_obst_mark(c, &p) == 0 && zero_count(c) == 0);
+  OPT_CHECK(opob_chf_mark(c, l, 1, -1, NULL, &e) == OP_E_RANGE);
+  opob_obst p;
+  OPT_CHECK(opob_prepare(&l[0], 0, 0.5, &p, NULL) == OP_OK);
+  OPT_CHECK(c && opob_mark(c, &p) == 0 && zero_count(c) == 0);
   op_chf_free(c);
 }
 
@@ -364,9 +364,9 @@ OPT_TEST(marking_every_column, "RT-022") {
       case 1: o = fx_box(x - a, 0, z - b, x, 1, z); break;
       default: o = fx_obox(x, 1, z, a, 0, b, (op_prng_unit(&r) - 0.5) * 7); break;
     }
-    op_obst p;
+    opob_obst p;
     op_error e;
-    if (op_obst_prepare(&o, R, f[1], &p, &e) != OP_OK) {
+    if (opob_prepare(&o, R, f[1], &p, &e) != OP_OK) {
       fprintf(stderr, "prepare: %s\n", e.message);
       OPT_CHECK(0);
       op_chf_free(c);
@@ -378,9 +378,9 @@ OPT_TEST(marking_every_column, "RT-022") {
         double px = g->origin[0] + ((double)(g->gx0 + xx) + 0.5) * g->cs;
         double pz = g->origin[2] + ((double)(g->gz0 + zz) + 0.5) * g->cs;
         double fy = g->origin[1] + (double)c->spans[c->cell_index[zz * n + xx]].y * g->ch;
-        want += op_obst_footprint(&p, px, pz) && op_obst_height(&p, fy);
+        want += opob_footprint(&p, px, pz) && opob_height(&p, fy);
       }
-    size_t k = op_obst_mark(c, &p);
+    size_t k = opob_mark(c, &p);
     differ += k != want;
     changed += k > 0;
     op_chf_free(c);
@@ -445,15 +445,15 @@ OPT_TEST(validation_errors, "SPAN-033") {
   for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
     op_error e;
     memset(&e, 0, sizeof e);
-    op_status st = op_obst_validate(&cs[i].o, NULL, &e);
+    op_status st = opob_validate(&cs[i].o, NULL, &e);
     int ok = st == cs[i].kind && strcmp(e.field, cs[i].field) == 0 &&
              strcmp(e.value, cs[i].value) == 0;
     if (!ok) fprintf(stderr, "case %zu: got %d %s %s\n", i, (int)st, e.field, e.value);
     OPT_CHECK(ok);
-    op_obst p;
+    opob_obst p;
     memset(&p, 0x5a, sizeof p);
-    op_obst q = p;
-    OPT_CHECK(op_obst_prepare(&cs[i].o, 1, 1.0, &p, NULL) == cs[i].kind);
+    opob_obst q = p;
+    OPT_CHECK(opob_prepare(&cs[i].o, 1, 1.0, &p, NULL) == cs[i].kind);
     OPT_CHECK(memcmp(&p, &q, sizeof p) == 0); /* untouched on failure */
     if (!cs[i].span033) continue;
     op_settings s;
@@ -467,18 +467,18 @@ OPT_TEST(validation_errors, "SPAN-033") {
   op_obstacle o = fx_cylinder(0, 0, 0, 1, 1);
   o.shape = (op_obstacle_shape)7;
   op_error e;
-  OPT_CHECK(op_obst_validate(&o, NULL, &e) == OP_E_ARGUMENT && strcmp(e.field, "shape") == 0);
-  OPT_CHECK(op_obst_validate(&o, "obstacles[2].", &e) == OP_E_ARGUMENT &&
+  OPT_CHECK(opob_validate(&o, NULL, &e) == OP_E_ARGUMENT && strcmp(e.field, "shape") == 0);
+  OPT_CHECK(opob_validate(&o, "obstacles[2].", &e) == OP_E_ARGUMENT &&
             strcmp(e.field, "obstacles[2].shape") == 0 && strcmp(e.value, "7") == 0);
-  OPT_CHECK(op_obst_validate(NULL, NULL, &e) == OP_E_ARGUMENT);
+  OPT_CHECK(opob_validate(NULL, NULL, &e) == OP_E_ARGUMENT);
   /* the limits themselves are accepted */
-  OPT_CHECK(op_obst_validate(&(op_obstacle){.shape = OP_OBSTACLE_BOX,
+  OPT_CHECK(opob_validate(&(op_obstacle){.shape = OP_OBSTACLE_BOX,
                                             .bmin = {-M, -M, -M}, .bmax = {M, M, M}},
                              NULL, NULL) == OP_OK);
   o = fx_cylinder(M - 1, -M, -M + 1, 1, M);
-  OPT_CHECK(op_obst_validate(&o, NULL, NULL) == OP_OK);
+  OPT_CHECK(opob_validate(&o, NULL, NULL) == OP_OK);
   o = fx_obox(M - 2, M, 0, 2, 0, 1, 0);
-  OPT_CHECK(op_obst_validate(&o, NULL, NULL) == OP_OK);
+  OPT_CHECK(opob_validate(&o, NULL, NULL) == OP_OK);
 }
 
 /* ------------------------------------------------------------ queueing */
@@ -488,23 +488,23 @@ OPT_TEST(validation_errors, "SPAN-033") {
 ** hx 2, hz 1: yaw 0: ex = 3 * 1 + 2 * 0 = 3, ez = 3 * 0 + 2 * 1 = 2; yaw pi/2 (s = 1,
 ** c < 2^-53): ex = fl(fl(3c) + 2) = 2, ez = fl(3 + fl(2c)) = 3. */
 OPT_TEST(queue_box, "RT-050") {
-  op_obst p;
+  opob_obst p;
   op_obstacle o = fx_cylinder(10, 0, 10, 1, 1);
-  OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.g == 1);
+  OPT_CHECK(opob_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.g == 1);
   OPT_CHECK(p.bmin[0] == 8 && p.bmax[0] == 12 && p.bmin[1] == 8 && p.bmax[1] == 12);
   o = fx_box(1, 0, 3, 2, 1, 5);
-  OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
+  OPT_CHECK(opob_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
   OPT_CHECK(p.bmin[0] == 0 && p.bmax[0] == 3 && p.bmin[1] == 2 && p.bmax[1] == 6);
   o = fx_obox(0, 0, 0, 2, 1, 1, 0);
-  OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
+  OPT_CHECK(opob_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
   OPT_CHECK(p.bmin[0] == -3 && p.bmax[0] == 3 && p.bmin[1] == -2 && p.bmax[1] == 2);
   o.yaw = HALF_PI;
-  OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
+  OPT_CHECK(opob_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
   OPT_CHECK(p.bmin[0] == -2 && p.bmax[0] == 2 && p.bmin[1] == -3 && p.bmax[1] == 3);
   double b0[2], b1[2];
   /* ungrown: ex = fl(fl(2c) + 1) with 2c ~ 1.22e-16 above half the spacing above 1
   ** (2^-53 ~ 1.11e-16): 1 + 2^-52; ez = fl(2 + fl(c)) = 2 (c below 2^-52). */
-  op_obst_box(&o, 0, b0, b1);
+  opob_box(&o, 0, b0, b1);
   OPT_CHECK(b0[0] == -1 - 0x1p-52 && b1[0] == 1 + 0x1p-52 && b0[1] == -2 && b1[1] == 2);
 }
 
@@ -529,24 +529,24 @@ static op_hf_grid tile_grid(int tx, int tz) {
 ** ([12, 28]) does not.
 ** A box whose grown min x is exactly 12 touches tile 0 (hi 12); one ulp more does not. */
 OPT_TEST(queue_tiles, "RT-050") {
-  op_obst p;
+  opob_obst p;
   op_obstacle o = fx_cylinder(20, 0, 4, 1, 1);
-  OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
+  OPT_CHECK(opob_prepare(&o, 2, 0.5, &p, NULL) == OP_OK);
   static const int want[5][2] = {{0, 0}, {1, 1}, {1, 1}, {1, 1}, {0, 0}};
   for (int tx = 0; tx < 5; tx++)
     for (int tz = 0; tz < 2; tz++) {
       op_hf_grid g = tile_grid(tx, tz);
-      OPT_CHECK(op_obst_tile_queued(&p, &g) == want[tx][tz]);
+      OPT_CHECK(opob_tile_queued(&p, &g) == want[tx][tz]);
     }
   op_hf_grid g2 = tile_grid(0, 2); /* z [12, 28] vs [2, 6] */
-  OPT_CHECK(!op_obst_tile_queued(&p, &g2));
+  OPT_CHECK(!opob_tile_queued(&p, &g2));
   o = fx_box(13, 0, 0, 14, 1, 1);
-  OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.bmin[0] == 12);
+  OPT_CHECK(opob_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.bmin[0] == 12);
   op_hf_grid g0 = tile_grid(0, 0);
-  OPT_CHECK(op_obst_tile_queued(&p, &g0));
+  OPT_CHECK(opob_tile_queued(&p, &g0));
   o.bmin[0] = 13 + 0x1p-49; /* grown: 12 + 2^-49 (exact) */
-  OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.bmin[0] == 12 + 0x1p-49);
-  OPT_CHECK(!op_obst_tile_queued(&p, &g0));
+  OPT_CHECK(opob_prepare(&o, 2, 0.5, &p, NULL) == OP_OK && p.bmin[0] == 12 + 0x1p-49);
+  OPT_CHECK(!opob_tile_queued(&p, &g0));
 }
 
 /* RT-050 (which tiles rebuild), generous: whenever marking a tile's bordered grid changes a
@@ -570,11 +570,11 @@ OPT_TEST(queue_covers_marking, "RT-050") {
       case 1: o = fx_box(x - a, 0, z - b, x, 5, z); break;
       default: o = fx_obox(x, 0.5, z, a, 1, b, (op_prng_unit(&r) - 0.5) * 7); break;
     }
-    op_obst p;
-    OPT_CHECK(op_obst_prepare(&o, R, 0.5, &p, NULL) == OP_OK);
-    size_t k = op_obst_mark(c, &p);
+    opob_obst p;
+    OPT_CHECK(opob_prepare(&o, R, 0.5, &p, NULL) == OP_OK);
+    size_t k = opob_mark(c, &p);
     if (k) marked_tiles++;
-    if (k && !op_obst_tile_queued(&p, &c->grid)) bad++;
+    if (k && !opob_tile_queued(&p, &c->grid)) bad++;
     op_chf_free(c);
   }
   OPT_CHECK(bad == 0 && marked_tiles > 500);

@@ -52,7 +52,7 @@ OPT_TEST(distance_square, "REG-023") {
   op_chf *c = map_chf(SQ7, 7, 7);
   uint16_t dist[49];
   OPT_CHECK(c && c->nspans == 49);
-  OPT_CHECK(op_regions_distance(c, dist) == 6);
+  OPT_CHECK(opr_distance(c, dist) == 6);
   for (int z = 0; z < 7; z++)
     for (int x = 0; x < 7; x++) {
       int m = x;
@@ -73,8 +73,8 @@ OPT_TEST(distance_square, "REG-023") {
 OPT_TEST(blur_square, "REG-025") {
   op_chf *c = map_chf(SQ7, 7, 7);
   uint16_t raw[49], bl[49];
-  op_regions_distance(c, raw);
-  OPT_CHECK(op_regions_blur(c, raw, bl) == 4);
+  opr_distance(c, raw);
+  OPT_CHECK(opr_blur(c, raw, bl) == 4);
   OPT_CHECK(bl[3 * 7 + 3] == 4 && bl[2 * 7 + 2] == 3 && bl[2 * 7 + 3] == 4);
   OPT_CHECK(bl[1 * 7 + 1] == 2 && bl[0] == 0 && bl[1 * 7 + 3] == 2);
   op_chf_free(c);

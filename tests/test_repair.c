@@ -3,13 +3,13 @@
 ** spec/build3d-runtime.md section 8, RT-100 .. RT-107).
 **
 ** The expected result is always an independent computation: the from-scratch stages of
-** RT-084 / RT-085 on the same layer view with the same areas (op_pl_layer_contours, and
+** RT-084 / RT-085 on the same layer view with the same areas (opl_layer_contours, and
 ** REG-080 .. REG-083 + REG-200 called directly, which must agree with it). Whenever
-** op_repair_layer says DONE its contour set must equal the scratch set byte for byte
+** oprp_layer says DONE its contour set must equal the scratch set byte for byte
 ** (REG-222), and so must the polygon mesh (POLY-020 ..) and the layer's tile (RT-085).
 ** The levels are the generated `terrain` and `city` (layer views of every tile, the
 ** Layers partition, MinRegionArea of the preset and 0); the removals are random
-** obstacles (cylinders, boxes, oriented boxes marked with op_obst_mark on a copy of the
+** obstacles (cylinders, boxes, oriented boxes marked with opob_mark on a copy of the
 ** areas) and random single spans. Each fallback reason of RT-101 is also built on purpose
 ** on small hand-made heightfields, with the scratch result showing why it had to fall
 ** back. Figures (repaired share, fallback reasons, time of repair vs scratch) are printed.
@@ -80,12 +80,12 @@ static int pmesh_equal(const op_contour_set *a, const op_contour_set *b, const o
 }
 
 /* RT-085: the layer's tiles from two contour sets are equal (both absent counts). */
-static int tile_equal(const op_pl_ctx *c, const op_chf *view, const op_contour_set *a,
+static int tile_equal(const opl_ctx *c, const op_chf *view, const op_contour_set *a,
                       const op_contour_set *b, int32_t tx, int32_t tz, int32_t L) {
   op_tile *ta = NULL, *tb = NULL;
   op_bytes x = {0}, y = {0};
-  int ok = op_pl_layer_tile(c, view, a, tx, tz, L, &ta, NULL) == OP_OK &&
-           op_pl_layer_tile(c, view, b, tx, tz, L, &tb, NULL) == OP_OK;
+  int ok = opl_layer_tile(c, view, a, tx, tz, L, &ta, NULL) == OP_OK &&
+           opl_layer_tile(c, view, b, tx, tz, L, &tb, NULL) == OP_OK;
   if (ok && (ta || tb))
     ok = ta && tb && op_tile_save(ta, &x, NULL) == OP_OK && op_tile_save(tb, &y, NULL) == OP_OK &&
          same_bytes(&x, &y);
@@ -97,20 +97,20 @@ static int tile_equal(const op_pl_ctx *c, const op_chf *view, const op_contour_s
 }
 
 /* RT-084 twice: REG-080 .. REG-083 with every span in layer 0 plus REG-200 called
-** directly, and op_pl_layer_contours when a context is given; both must agree. Returns
+** directly, and opl_layer_contours when a context is given; both must agree. Returns
 ** the direct result. */
-static op_status scratch(const op_pl_ctx *c, const op_chf *view, int32_t border,
+static op_status scratch(const opl_ctx *c, const op_chf *view, int32_t border,
                          uint32_t min_area, const op_contour_params *p, op_regions *rg,
                          op_contour_set *cs, int *agree) {
   uint16_t *zero = calloc(view->nspans + 1, sizeof *zero);
-  op_status st = op_regions_layers_from(view, zero, border, min_area, rg, NULL);
+  op_status st = opr_layers_from(view, zero, border, min_area, rg, NULL);
   free(zero);
   if (st == OP_OK) st = op_contours_build(view, rg->reg, p, cs, NULL);
   *agree = 1;
   if (st == OP_OK && c) {
     op_regions r2;
     op_contour_set c2;
-    *agree = op_pl_layer_contours(c, view, &r2, &c2, NULL) == OP_OK && r2.nregions == rg->nregions &&
+    *agree = opl_layer_contours(c, view, &r2, &c2, NULL) == OP_OK && r2.nregions == rg->nregions &&
              memcmp(r2.reg, rg->reg, view->nspans * sizeof *rg->reg) == 0 && contours_equal(cs, &c2);
     op_regions_free(&r2);
     op_contour_set_free(&c2);
@@ -135,10 +135,10 @@ typedef struct layer_fx {
   op_contour_params p;
   uint32_t min_area;
   int32_t tx, tz, L;
-  const op_pl_ctx *ctx; /* with min_region_area = min_area; NULL for hand-made views */
+  const opl_ctx *ctx; /* with min_region_area = min_area; NULL for hand-made views */
 } layer_fx;
 
-static int fx_open(layer_fx *f, op_chf *view, const op_pl_ctx *ctx, int32_t border,
+static int fx_open(layer_fx *f, op_chf *view, const opl_ctx *ctx, int32_t border,
                    uint32_t min_area, double max_error, int32_t max_edge_len) {
   memset(f, 0, sizeof *f);
   f->view = view;
@@ -200,23 +200,23 @@ static uint32_t count_flag_fixes(const op_contour_set *old, const op_contour_set
 
 /* One case: areas a (the areas in force). Checks RT-106 when the repair is done and
 ** counts the outcome. Returns the result. */
-static op_repair_result run_case(opt_state *opt_s_, layer_fx *f, const uint8_t *a, int vs,
+static oprp_result run_case(opt_state *opt_s_, layer_fx *f, const uint8_t *a, int vs,
                                  stats *st) {
   const op_chf *v = f->view;
   uint32_t nrem_expect = 0;
   for (uint32_t i = 0; i < v->nspans; i++) nrem_expect += v->areas[i] != 0 && a[i] == 0;
-  op_repair_result res = OP_REPAIR_DONE;
+  oprp_result res = OPRP_DONE;
   op_contour_set out;
   uint32_t nrem = 0;
   op_error e;
   double t0 = now_s();
-  op_status rs = op_repair_layer(v, &f->g, &f->rg0, &f->cs0, a, vs, &f->p, f->min_area, &res, &out,
+  op_status rs = oprp_layer(v, &f->g, &f->rg0, &f->cs0, a, vs, &f->p, f->min_area, &res, &out,
                                  &nrem, &e);
   double t1 = now_s();
   OPT_CHECK(rs == OP_OK);
   if (rs != OP_OK) {
     fprintf(stderr, "repair failed: %s %s\n", e.field, e.message);
-    return OP_REPAIR_NOTHING;
+    return OPRP_NOTHING;
   }
   st->cases++;
   st->by[res]++;
@@ -237,7 +237,7 @@ static op_repair_result run_case(opt_state *opt_s_, layer_fx *f, const uint8_t *
   uint16_t *rep = repaired_regions(f, a);
   int regions_same = rg.nregions == f->rg0.nregions &&
                      memcmp(rep, rg.reg, v->nspans * sizeof *rep) == 0;
-  if (res == OP_REPAIR_DONE) {
+  if (res == OPRP_DONE) {
     st->t_repair += t1 - t0;
     st->t_scratch += t3 - t2;
     st->timed++;
@@ -264,8 +264,8 @@ static op_repair_result run_case(opt_state *opt_s_, layer_fx *f, const uint8_t *
     OPT_CHECK(eq);
   } else {
     OPT_CHECK(out.nloops == 0 && out.loops == NULL && out.contours == NULL);
-    if (res != OP_REPAIR_NOT_REMOVAL && res != OP_REPAIR_NOTHING && regions_same) st->needless++;
-    if (res == OP_REPAIR_NOTHING) OPT_CHECK(nrem == 0 && contours_equal(&f->cs0, &cs));
+    if (res != OPRP_NOT_REMOVAL && res != OPRP_NOTHING && regions_same) st->needless++;
+    if (res == OPRP_NOTHING) OPT_CHECK(nrem == 0 && contours_equal(&f->cs0, &cs));
   }
   free(rep);
   op_regions_free(&rg);
@@ -307,7 +307,7 @@ static op_obstacle random_obstacle(rng *r, const op_chf *v, uint32_t i) {
   double cs = g->cs;
   double px = g->origin[0] + ((double)(g->gx0 + x) + runit(r)) * cs;
   double pz = g->origin[2] + ((double)(g->gz0 + z) + runit(r)) * cs;
-  double fy = op_obst_floor_y(g, v->spans[i].y);
+  double fy = opob_floor_y(g, v->spans[i].y);
   double size = cs * (0.2 + 4.0 * runit(r) * runit(r));
   /* the draws in this order: one declarator (a full expression) each */
   switch (rint_(r, 3)) {
@@ -346,9 +346,9 @@ static int random_areas(rng *r, const op_chf *v, int32_t radius_cells, uint8_t *
     uint32_t i = random_walkable(r, v);
     if (i == OP_HF_NONE) break;
     op_obstacle o = random_obstacle(r, v, i);
-    op_obst p;
-    if (op_obst_prepare(&o, rint_(r, 2) ? radius_cells : 0, v->grid.cs, &p, NULL) == OP_OK)
-      op_obst_mark(&va, &p);
+    opob_obst p;
+    if (opob_prepare(&o, rint_(r, 2) ? radius_cells : 0, v->grid.cs, &p, NULL) == OP_OK)
+      opob_mark(&va, &p);
   }
   return k == 1 ? 0 : 1;
 }
@@ -359,7 +359,7 @@ typedef struct level {
   op_settings s;
   op_trimesh m;
   op_soup soup;
-  op_pl_ctx ctx;
+  opl_ctx ctx;
 } level;
 
 static int level_open(level *lv, const char *name, uint32_t size, const char *preset) {
@@ -369,11 +369,11 @@ static int level_open(level *lv, const char *name, uint32_t size, const char *pr
   lv->s.detail_sample_distance = 0;
   if (op_level_generate(name, 11, size, &lv->s, &lv->m, NULL) != OP_OK) return 0;
   lv->soup = op_trimesh_soup(&lv->m);
-  return op_pl_begin_soup(&lv->ctx, &lv->s, &lv->soup, NULL, NULL) == OP_OK;
+  return opl_begin_soup(&lv->ctx, &lv->s, &lv->soup, NULL, NULL) == OP_OK;
 }
 
 /* RT-081's layers of a base (computed here when the pipeline does not give them). */
-static uint16_t *base_layers(op_pl_base *b, uint32_t *nl) {
+static uint16_t *base_layers(opl_base *b, uint32_t *nl) {
   if (b->layer) {
     *nl = b->nlayers;
     return NULL;
@@ -394,20 +394,23 @@ static void run_level(opt_state *opt_s_, const char *name, uint32_t size, const 
                       int zero_min, uint32_t per_layer, uint64_t seed, stats *st) {
   level lv;
   OPT_CHECK(level_open(&lv, name, size, preset));
-  op_pl_ctx ctx = lv.ctx;
-  if (zero_min) ctx.s.min_region_area = 0;
+  opl_ctx ctx = lv.ctx;
+  if (zero_min) { /* the stages read ctx.params (opl_stage_params_fill), the key ctx.s */
+    ctx.s.min_region_area = 0;
+    ctx.params.min_region_area = 0;
+  }
   rng r = {seed};
   for (int32_t tz = 0; tz < ctx.ntz; tz++)
     for (int32_t tx = 0; tx < ctx.ntx; tx++) {
-      op_pl_base b;
-      OPT_CHECK(op_pl_tile_base(&ctx, tx, tz, &b, NULL) == OP_OK);
+      opl_base b;
+      OPT_CHECK(opl_tile_base(&ctx, tx, tz, &b, NULL) == OP_OK);
       if (!b.chf) continue;
       uint32_t nl = 0;
       base_layers(&b, &nl);
       for (uint32_t L = 0; L < nl; L++) {
         op_chf *view = NULL;
         uint32_t *map = NULL;
-        OPT_CHECK(op_pl_layer_view(b.chf, b.layer, L, &view, &map, NULL) == OP_OK);
+        OPT_CHECK(opl_layer_view(b.chf, b.layer, L, &view, &map, NULL) == OP_OK);
         if (!view) continue;
         layer_fx f;
         int ok = fx_open(&f, view, &ctx, ctx.cell.border, ctx.s.min_region_area,
@@ -426,7 +429,7 @@ static void run_level(opt_state *opt_s_, const char *name, uint32_t size, const 
         op_chf_free(view);
         free(map);
       }
-      op_pl_base_free(&b);
+      opl_base_free(&b);
     }
   op_trimesh_free(&lv.m);
 }
@@ -447,7 +450,7 @@ static void add_stats(stats *t, const stats *s) {
 }
 
 static void print_stats(const char *what, const stats *st) {
-  uint32_t fb = st->cases - st->by[OP_REPAIR_DONE] - st->by[OP_REPAIR_NOTHING];
+  uint32_t fb = st->cases - st->by[OPRP_DONE] - st->by[OPRP_NOTHING];
   printf("     %s: %u cases: %u repaired, %u fell back (%.1f %% of the cases with removals: "
          "(a) %u, (b) %u, (c) %u, (d) %u; %u of them with scratch regions equal to the "
          "repaired ones), %u with nothing removed; %u tile-border flags recomputed\n",
@@ -493,7 +496,7 @@ OPT_TEST(repair_equals_scratch_levels, "RT-106") {
       print_stats(what, &lv);
       OPT_CHECK(lv.unequal == 0 && lv.wrong_regions == 0 && lv.bad_count == 0);
       OPT_CHECK(lv.disagree == 0); /* RT-084: both scratch routes agree */
-      OPT_CHECK(lv.by[OP_REPAIR_DONE] > 0);
+      OPT_CHECK(lv.by[OPRP_DONE] > 0);
       add_stats(&total, &lv);
     }
   for (int j = 0; j < 3; j++) print_stats(kinds[j], &bykind[j]);
@@ -588,13 +591,13 @@ OPT_TEST(repair_fallback_not_removal, "RT-101") {
   stats st;
   memset(&st, 0, sizeof st);
   OPT_CHECK(hand_open(&h, 10, 10, ar, 0, 0));
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_NOTHING);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_NOTHING);
   h.a[at(h.view, 4, 4)] = 5; /* another area: scratch gives a second region */
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_NOT_REMOVAL);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_NOT_REMOVAL);
   OPT_CHECK(scratch_count(&h) == 2);
   h.a[at(h.view, 4, 4)] = 0; /* a plain removal is repaired ... */
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 1, &st) == OP_REPAIR_NOT_REMOVAL); /* ... not with a volume */
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 1, &st) == OPRP_NOT_REMOVAL); /* ... not with a volume */
   OPT_CHECK(st.unequal == 0);
   hand_close(&h);
   free(ar);
@@ -613,27 +616,27 @@ OPT_TEST(repair_fallback_small, "RT-101") {
   OPT_CHECK(h.f.rg0.nregions == 2);
   for (int32_t z = 0; z < 10; z++)
     for (int32_t x = 0; x < 3; x++) hand_remove(&h, x, z); /* region 1 vanishes */
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SMALL);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_SMALL);
   OPT_CHECK(scratch_count(&h) == 1); /* renumbered */
   hand_close(&h);
   /* MinRegionArea 25: removing 6 of region 1's 30 spans leaves 24 < 25 */
   OPT_CHECK(hand_open(&h, 10, 10, ar, 0, 25));
   for (int32_t z = 0; z < 6; z++) hand_remove(&h, 0, z);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SMALL);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_SMALL);
   OPT_CHECK(scratch_count(&h) == 2); /* linked to area 2: kept */
   memcpy(h.a, h.view->areas, h.view->nspans); /* 5 removed: 25 left, repaired */
   for (int32_t z = 0; z < 5; z++) hand_remove(&h, 0, z);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
   hand_close(&h);
   /* MinRegionArea 40: region 1 (30 spans) exists only through its link to area 2; a
   ** removed span of area 2 next to it is (b); one far from it is repaired */
   OPT_CHECK(hand_open(&h, 10, 10, ar, 0, 40));
   OPT_CHECK(h.f.rg0.nregions == 2);
   hand_remove(&h, 3, 5);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SMALL);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_SMALL);
   memcpy(h.a, h.view->areas, h.view->nspans);
   hand_remove(&h, 8, 5);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
   OPT_CHECK(st.unequal == 0);
   hand_close(&h);
 }
@@ -649,11 +652,11 @@ OPT_TEST(repair_fallback_split, "RT-102") {
   uint8_t *ar = uniform(12, 12, 63);
   OPT_CHECK(hand_open(&h, 12, 12, ar, 0, 0));
   for (int32_t z = 0; z < 12; z++) hand_remove(&h, 6, z);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SPLIT);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_SPLIT);
   OPT_CHECK(scratch_count(&h) == 2);
   memcpy(h.a, h.view->areas, h.view->nspans);
   for (int32_t z = 0; z < 11; z++) hand_remove(&h, 6, z); /* a gap at z = 11 */
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
   OPT_CHECK(st.unequal == 0);
   hand_close(&h);
   free(ar);
@@ -664,14 +667,14 @@ OPT_TEST(repair_fallback_split, "RT-102") {
   OPT_CHECK(hand_open(&h, 64, 64, ar, 0, 0));
   hand_remove(&h, 10, 10);
   hand_remove(&h, 50, 50);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SPLIT);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_SPLIT);
   OPT_CHECK(scratch_count(&h) == 1); /* whole all the same */
   OPT_CHECK(st.needless == 1);
   /* (10, 10) and (14, 10): the global search joins the two rings within the budget */
   memcpy(h.a, h.view->areas, h.view->nspans);
   hand_remove(&h, 10, 10);
   hand_remove(&h, 14, 10);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
   OPT_CHECK(st.unequal == 0);
   hand_close(&h);
   free(ar);
@@ -749,12 +752,12 @@ OPT_TEST(repair_budget_shared, "RT-102") {
   memset(&st, 0, sizeof st);
   OPT_CHECK(hand_open(&h, 64, 64, ar, 0, 0));
   for (int k = 0; k < 2; k++) hand_remove(&h, c1[k][0], c1[k][1]);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
   memcpy(h.a, h.view->areas, h.view->nspans);
   for (int k = 0; k < 2; k++) hand_remove(&h, c2[k][0], c2[k][1]);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
   for (int k = 0; k < 2; k++) hand_remove(&h, c1[k][0], c1[k][1]);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_SPLIT);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_SPLIT);
   OPT_CHECK(st.unequal == 0 && st.needless == 1);
   hand_close(&h);
 }
@@ -770,7 +773,7 @@ OPT_TEST(repair_fallback_renumber, "RT-101") {
   OPT_CHECK(hand_open(&h, 10, 10, ar, 0, 0));
   OPT_CHECK(h.f.rg0.nregions == 2 && h.f.rg0.reg[at(h.view, 0, 0)] == 1);
   for (int32_t x = 0; x < 5; x++) hand_remove(&h, x, 0); /* region 1 now starts at (0, 1) */
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_RENUMBER);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_RENUMBER);
   op_regions rg;
   op_contour_set cs;
   OPT_CHECK(hand_scratch(&h, &rg, &cs) == OP_OK && rg.reg[at(h.view, 0, 1)] == 2);
@@ -778,7 +781,7 @@ OPT_TEST(repair_fallback_renumber, "RT-101") {
   op_contour_set_free(&cs);
   memcpy(h.a, h.view->areas, h.view->nspans);
   for (int32_t x = 0; x < 4; x++) hand_remove(&h, x, 0); /* (4, 0) stays first: repaired */
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
   OPT_CHECK(st.unequal == 0);
   hand_close(&h);
 }
@@ -806,7 +809,7 @@ OPT_TEST(repair_loops_hand, "RT-104") {
     run_case(opt_s_, &h.f, h.a, 0, &st);
   }
   OPT_CHECK(st.unequal == 0 && st.wrong_regions == 0);
-  OPT_CHECK(st.by[OP_REPAIR_DONE] > 100);
+  OPT_CHECK(st.by[OPRP_DONE] > 100);
   hand_close(&h);
 }
 
@@ -841,7 +844,7 @@ OPT_TEST(repair_tile_border_flag, "RT-104") {
   const op_cvert *v0 = raw_of(&h.f.cs0, 4 * s + 0);
   OPT_CHECK(v0 && (v0->flags & OP_CVERT_TILE_BORDER) && v0->x == 2 && v0->z == 4);
   hand_remove(&h, 1, 3);
-  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OP_REPAIR_DONE);
+  OPT_CHECK(run_case(opt_s_, &h.f, h.a, 0, &st) == OPRP_DONE);
   op_regions rg;
   op_contour_set cs;
   OPT_CHECK(hand_scratch(&h, &rg, &cs) == OP_OK);

@@ -107,23 +107,23 @@ OPT_TEST(empty_layout, "SNAP-002") {
   op_bytes s = fx_mesh_snapshot(m);
   OPT_CHECK(s.len == 4 + 4 + 60 + 4 + 16 + 4 + 4);
   if (s.len == 96) {
-    OPT_CHECK(!memcmp(s.data, "OPSN", 4) && opm_rd_u32(s.data + 4) == 1);
-    OPT_CHECK(opm_rd_f64(s.data + 56) == 0.5 && opm_rd_u32(s.data + 64) == 8);
-    OPT_CHECK(opm_rd_u32(s.data + 68) == 1);                 /* one section */
+    OPT_CHECK(!memcmp(s.data, "OPSN", 4) && opc_rd_u32(s.data + 4) == 1);
+    OPT_CHECK(opc_rd_f64(s.data + 56) == 0.5 && opc_rd_u32(s.data + 64) == 8);
+    OPT_CHECK(opc_rd_u32(s.data + 68) == 1);                 /* one section */
     OPT_CHECK(!memcmp(s.data + 72, "SLOT", 4));              /* tag */
-    OPT_CHECK(opm_rd_u32(s.data + 76) == 1);                 /* section version */
-    OPT_CHECK(opm_rd_u64(s.data + 80) == 8);                 /* payload length */
-    OPT_CHECK(opm_rd_u32(s.data + 88) == 0);                 /* nfree */
-    OPT_CHECK(opm_rd_u32(s.data + 92) == 0);                 /* ntiles */
+    OPT_CHECK(opc_rd_u32(s.data + 76) == 1);                 /* section version */
+    OPT_CHECK(opc_rd_u64(s.data + 80) == 8);                 /* payload length */
+    OPT_CHECK(opc_rd_u32(s.data + 88) == 0);                 /* nfree */
+    OPT_CHECK(opc_rd_u32(s.data + 92) == 0);                 /* ntiles */
   }
   /* removing a tile leaves a record of its empty slot: slot 0, generation 2 */
   op_error e;
   add(m, 0, 0, 0, 0.0);
   OPT_CHECK(op_mesh_remove_tile(m, 0, 0, 0, &e) == OP_OK);
   op_bytes s2 = fx_mesh_snapshot(m);
-  OPT_CHECK(s2.len == 96 + 8 && opm_rd_u64(s2.data + 80) == 16 && opm_rd_u32(s2.data + 88) == 1 &&
-            opm_rd_u32(s2.data + 92) == 0 && opm_rd_u32(s2.data + 96) == 2 &&
-            opm_rd_u32(s2.data + 100) == 0);
+  OPT_CHECK(s2.len == 96 + 8 && opc_rd_u64(s2.data + 80) == 16 && opc_rd_u32(s2.data + 88) == 1 &&
+            opc_rd_u32(s2.data + 92) == 0 && opc_rd_u32(s2.data + 96) == 2 &&
+            opc_rd_u32(s2.data + 100) == 0);
   op_bytes_free(&s);
   op_bytes_free(&s2);
   op_mesh_free(m);
@@ -227,8 +227,8 @@ OPT_TEST(named_errors, "SNAP-013") {
             !strcmp(e.field, "sections[0].tag"));
   /* busy(): 88 nfree = 1, 92 free[0] = (slot 1, generation 2), 100 ntiles = 3, 104
   ** tiles[0].slot = 0, 108 .generation, 112 .x */
-  OPT_CHECK(opm_rd_u32(s.data + 88) == 1 && opm_rd_u32(s.data + 92) == 1 &&
-            opm_rd_u32(s.data + 96) == 2 && opm_rd_u32(s.data + 100) == 3);
+  OPT_CHECK(opc_rd_u32(s.data + 88) == 1 && opc_rd_u32(s.data + 92) == 1 &&
+            opc_rd_u32(s.data + 96) == 2 && opc_rd_u32(s.data + 100) == 3);
   memcpy(c, s.data, s.len);
   memset(c + 108, 0, 4);
   OPT_CHECK(op_mesh_snapshot_load(n, c, s.len, &e) == OP_E_FORMAT &&
@@ -295,13 +295,13 @@ OPT_TEST(duplicate_position, "SNAP-014") {
   add(m, 0, 0, 0, 0.0);
   op_bytes one = fx_mesh_snapshot(m);
   size_t rec = one.len - 96; /* the one record (slot 0) */
-  opm_buf b = {NULL, 0, 0, 0};
-  opm_put(&b, one.data, 80);
-  opm_put_u64(&b, 8 + 2 * rec);
-  opm_put_u32(&b, 0);
-  opm_put_u32(&b, 2);
-  opm_put(&b, one.data + 96, rec);
-  opm_put(&b, one.data + 96, rec);
+  opc_buf b = {NULL, 0, 0, 0};
+  opc_put(&b, one.data, 80);
+  opc_put_u64(&b, 8 + 2 * rec);
+  opc_put_u32(&b, 0);
+  opc_put_u32(&b, 2);
+  opc_put(&b, one.data + 96, rec);
+  opc_put(&b, one.data + 96, rec);
   b.p[96 + rec] = 1; /* second record: slot 1 */
   op_mesh *n = fx_mesh(0.5, 8);
   OPT_CHECK(!b.oom && op_mesh_snapshot_load(n, b.p, b.len, &e) == OP_E_FORMAT &&
@@ -324,50 +324,50 @@ typedef struct slot_rec {
 /* A snapshot written field by field from SNAP-002, SNAP-005 and SNAP-010 (not by the
 ** implementation): parameters p, empty-slot records fr[0..nfree), then one tile record per
 ** tr[i] holding tiles[i], without edits. */
-static opm_buf snap_bytes(const op_mesh_params *p, const slot_rec *fr, uint32_t nfree,
+static opc_buf snap_bytes(const op_mesh_params *p, const slot_rec *fr, uint32_t nfree,
                           const slot_rec *tr, op_tile *const *tiles, uint32_t ntiles) {
-  opm_buf pay = {NULL, 0, 0, 0}, b = {NULL, 0, 0, 0};
-  opm_put_u32(&pay, nfree);
+  opc_buf pay = {NULL, 0, 0, 0}, b = {NULL, 0, 0, 0};
+  opc_put_u32(&pay, nfree);
   for (uint32_t i = 0; i < nfree; i++) {
-    opm_put_u32(&pay, fr[i].slot);
-    opm_put_u32(&pay, fr[i].gen);
+    opc_put_u32(&pay, fr[i].slot);
+    opc_put_u32(&pay, fr[i].gen);
   }
-  opm_put_u32(&pay, ntiles);
+  opc_put_u32(&pay, ntiles);
   for (uint32_t i = 0; i < ntiles; i++) {
     op_tile_desc v;
     op_tile_view(tiles[i], &v);
     op_bytes tb = {NULL, 0};
     op_error e;
     if (op_tile_save(tiles[i], &tb, &e)) fprintf(stderr, "snap_bytes: %s\n", e.message);
-    opm_put_u32(&pay, tr[i].slot);
-    opm_put_u32(&pay, tr[i].gen);
-    opm_put_u32(&pay, (uint32_t)v.x);
-    opm_put_u32(&pay, (uint32_t)v.z);
-    opm_put_u32(&pay, (uint32_t)v.layer);
-    opm_put_u32(&pay, (uint32_t)tb.len);
-    opm_put(&pay, tb.data, tb.len);
-    opm_put_u32(&pay, 0); /* nedits */
+    opc_put_u32(&pay, tr[i].slot);
+    opc_put_u32(&pay, tr[i].gen);
+    opc_put_u32(&pay, (uint32_t)v.x);
+    opc_put_u32(&pay, (uint32_t)v.z);
+    opc_put_u32(&pay, (uint32_t)v.layer);
+    opc_put_u32(&pay, (uint32_t)tb.len);
+    opc_put(&pay, tb.data, tb.len);
+    opc_put_u32(&pay, 0); /* nedits */
     op_bytes_free(&tb);
   }
-  opm_put(&b, "OPSN", 4);
-  opm_put_u32(&b, 1);
+  opc_put(&b, "OPSN", 4);
+  opc_put_u32(&b, 1);
   opm_put_params(&b, p);
-  opm_put_u32(&b, 1);
-  opm_put(&b, "SLOT", 4);
-  opm_put_u32(&b, 1);
-  opm_put_u64(&b, pay.len);
-  opm_put(&b, pay.p, pay.len);
+  opc_put_u32(&b, 1);
+  opc_put(&b, "SLOT", 4);
+  opc_put_u32(&b, 1);
+  opc_put_u64(&b, pay.len);
+  opc_put(&b, pay.p, pay.len);
   if (pay.oom) b.oom = 1;
   free(pay.p);
   return b;
 }
 
-static int read_file(const char *path, opm_buf *out) {
+static int read_file(const char *path, opc_buf *out) {
   FILE *f = fopen(path, "rb");
   if (!f) return -1;
   uint8_t chunk[4096];
   size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) opm_put(out, chunk, n);
+  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) opc_put(out, chunk, n);
   fclose(f);
   return out->oom ? -1 : 0;
 }
@@ -387,7 +387,7 @@ OPT_TEST(high_empty_slot_sparse, "SNAP-007") {
   p.walkable_climb = 0.5;
   p.max_tiles = 1u << 22;
   const slot_rec last = {(1u << 22) - 1u, 2};
-  opm_buf want = snap_bytes(&p, &last, 1, NULL, NULL, 0), file = {NULL, 0, 0, 0};
+  opc_buf want = snap_bytes(&p, &last, 1, NULL, NULL, 0), file = {NULL, 0, 0, 0};
   OPT_CHECK(read_file(OP_SOURCE_DIR "/fuzz/regressions/snapshot_bytes/high-empty-slot-104b",
                       &file) == 0);
   OPT_CHECK(!want.oom && want.len == 104 && file.len == 104 && !memcmp(want.p, file.p, 104));
@@ -399,7 +399,7 @@ OPT_TEST(high_empty_slot_sparse, "SNAP-007") {
   }
   op_bytes s = fx_mesh_snapshot(m), ms = fx_mesh_bytes(m);
   OPT_CHECK(s.len == file.len && !memcmp(s.data, file.p, file.len)); /* SNAP-009 */
-  OPT_CHECK(ms.len == 72 && opm_rd_u32(ms.data + 68) == 0);           /* MESH-040: no tiles */
+  OPT_CHECK(ms.len == 72 && opc_rd_u32(ms.data + 68) == 0);           /* MESH-040: no tiles */
   op_bytes_free(&s);
   op_bytes_free(&ms);
   op_mesh_free(m);
@@ -464,7 +464,7 @@ OPT_TEST(lowest_free_and_wrap, "MESH-012") {
   ** (generation 2^22 - 1) */
   const slot_rec fr[2] = {{1, 3}, {6, 2}}, tr[2] = {{0, 1}, {2, (1u << 22) - 1u}};
   op_tile *t[2] = {tile2(0, 0, 0, 0.0), tile2(9, 9, 0, 0.0)};
-  opm_buf b = snap_bytes(&q, fr, 2, tr, t, 2);
+  opc_buf b = snap_bytes(&q, fr, 2, tr, t, 2);
   op_tile_free(t[0]);
   op_tile_free(t[1]);
   op_mesh *m = fx_mesh(0.5, 8);
@@ -481,7 +481,7 @@ OPT_TEST(lowest_free_and_wrap, "MESH-012") {
   ** snapshot records no empty slot */
   OPT_CHECK(op_mesh_remove_tile(m, 9, 9, 0, &e) == OP_OK && opm_stored_slots(m) == 7);
   op_bytes s = fx_mesh_snapshot(m);
-  OPT_CHECK(s.len > 96 && opm_rd_u32(s.data + 88) == 0 && opm_rd_u32(s.data + 92) == 7);
+  OPT_CHECK(s.len > 96 && opc_rd_u32(s.data + 88) == 0 && opc_rd_u32(s.data + 92) == 7);
   OPT_CHECK(op_mesh_add_tile(m, extra, &r, &e) == OP_OK && r == opm_make_ref(1, 2, 0));
   op_tile_free(extra);
   op_bytes_free(&s);

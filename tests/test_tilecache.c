@@ -499,10 +499,10 @@ OPT_TEST(queue_order, "RT-050, RT-051, RT-025") {
     int32_t tx = -1, tz = -1;
     OPT_CHECK(op_tilecache_queued(c, j, &tx, &tz) == 1);
     OPT_CHECK(tx == c->tiles[want[j]].k.tx && tz == c->tiles[want[j]].k.tz);
-    OPT_CHECK(op_tc_find_tile(c, tx, tz) == (int64_t)want[j]);
+    OPT_CHECK(optc_find_tile(c, tx, tz) == (int64_t)want[j]);
   }
   OPT_CHECK(op_tilecache_queued(c, nwant, NULL, NULL) == 0);
-  OPT_CHECK(op_tc_find_tile(c, -1, 0) == -1);
+  OPT_CHECK(optc_find_tile(c, -1, 0) == -1);
   op_tilecache_free(c);
   op_trimesh_free(&m);
 }
@@ -733,7 +733,7 @@ OPT_TEST(edits_survive_unchanged, "RT-065, RT-066, RT-134") {
   OPT_CHECK(op_mesh_get_poly(cm, ref, &fl, NULL, NULL) == OP_OK && fl == 9);
   /* RT-134: with the last-built areas forgotten (as after a restore, RT-133) step 1 is not
   ** taken; step 2 gives the first build's tile, whose content id is M's: case 1 keeps it */
-  op_tc_forget_last(c);
+  optc_forget_last(c);
   op_tilecache_stats_reset(c);
   OPT_CHECK(op_tilecache_add_obstacle(c, &nothing, &id, NULL) == OP_OK);
   uint64_t h = mesh_hash(cm);

@@ -95,7 +95,7 @@ static state take(const op_tilecache *c) {
   size_t at = 0;
   for (uint32_t i = 0; s.last.data && i < c->ntiles; i++)
     for (uint32_t L = 0; L < c->tiles[i].k.nunits; L++) {
-      const op_tc_unit *u = &c->tiles[i].units[L];
+      const optc_unit *u = &c->tiles[i].units[L];
       const op_chf *h = c->ctx.layer_first ? c->tiles[i].k.units[L].view : c->tiles[i].k.base.chf;
       uint32_t ns = h ? h->nspans : 0;
       s.last.data[at++] = u->last != NULL;
@@ -197,7 +197,7 @@ OPT_TEST(live_count_limits, "RT-026, RT-040") {
   op_obstacle far = fx_cylinder(-100000, 0, -100000, 1, 1);
   op_convex_volume vfar = fx_quad(-100000, -100000, -99999, -99999, 0, 1, 3);
   uint32_t id = 0, bad = 0;
-  for (uint32_t i = 0; i < OP_TC_MAX_LIVE; i++) {
+  for (uint32_t i = 0; i < OPTC_MAX_LIVE; i++) {
     bad += op_tilecache_add_obstacle(c, &far, &id, NULL) != OP_OK || id != i + 1;
     bad += op_tilecache_add_volume(c, &vfar, &id, NULL) != OP_OK || id != i + 1;
   }
@@ -216,19 +216,19 @@ OPT_TEST(live_count_limits, "RT-026, RT-040") {
   v64.area = 64;
   OPT_CHECK(err_is(op_tilecache_add_volume(c, &v64, &id, &e), &e, OP_E_RANGE, "volume.area", "64"));
   /* the live count before the id limit */
-  c->next_obstacle_id = OP_TC_ID_END;
-  c->next_volume_id = OP_TC_ID_END;
+  c->next_obstacle_id = OPTC_ID_END;
+  c->next_volume_id = OPTC_ID_END;
   OPT_CHECK(err_is(op_tilecache_add_obstacle(c, &far, &id, &e), &e, OP_E_LIMIT, "obstacles", "65536"));
   OPT_CHECK(err_is(op_tilecache_add_volume(c, &vfar, &id, &e), &e, OP_E_LIMIT, "volumes", "65536"));
-  c->next_obstacle_id = c->next_volume_id = OP_TC_MAX_LIVE + 1;
+  c->next_obstacle_id = c->next_volume_id = OPTC_MAX_LIVE + 1;
   state after = take(c);
   OPT_CHECK(same_state(&before, &after));
   /* one removed: room for one more, with the next id */
   OPT_CHECK(op_tilecache_remove_obstacle(c, 77, NULL) == OP_OK);
-  OPT_CHECK(op_tilecache_add_obstacle(c, &far, &id, NULL) == OP_OK && id == OP_TC_MAX_LIVE + 1);
+  OPT_CHECK(op_tilecache_add_obstacle(c, &far, &id, NULL) == OP_OK && id == OPTC_MAX_LIVE + 1);
   OPT_CHECK(op_tilecache_remove_volume(c, 1, NULL) == OP_OK);
-  OPT_CHECK(op_tilecache_add_volume(c, &vfar, &id, NULL) == OP_OK && id == OP_TC_MAX_LIVE + 1);
-  OPT_CHECK(c->nobst == OP_TC_MAX_LIVE && c->nvols == OP_TC_MAX_LIVE);
+  OPT_CHECK(op_tilecache_add_volume(c, &vfar, &id, NULL) == OP_OK && id == OPTC_MAX_LIVE + 1);
+  OPT_CHECK(c->nobst == OPTC_MAX_LIVE && c->nvols == OPTC_MAX_LIVE);
   state_free(&before);
   state_free(&after);
   op_tilecache_free(c);
@@ -362,7 +362,7 @@ static void tw_add(twalk *w, size_t size, const char *fmt, ...) {
   w->at += size;
 }
 
-static uint32_t tw_u32(const twalk *w, size_t at) { return opm_rd_u32(w->p + at); }
+static uint32_t tw_u32(const twalk *w, size_t at) { return opc_rd_u32(w->p + at); }
 
 /* SNAP-016, SNAP-017: the payload's fields in byte order, walked from the layout table:
 ** fingerprint u64, next ids, obstacle records (id, shape, 5/6/7 f64 by shape), volume
@@ -409,8 +409,8 @@ static void walk_tcac(twalk *w) {
 ** section: tag, version, u64 length, payload). */
 static size_t tcac_tag_at(const op_bytes *b) {
   size_t slot = 72;
-  uint64_t len = (uint64_t)opm_rd_u32(b->data + slot + 8) |
-                 ((uint64_t)opm_rd_u32(b->data + slot + 12) << 32);
+  uint64_t len = (uint64_t)opc_rd_u32(b->data + slot + 8) |
+                 ((uint64_t)opc_rd_u32(b->data + slot + 12) << 32);
   return slot + 16 + (size_t)len;
 }
 
@@ -447,7 +447,7 @@ OPT_TEST(tcac_cut_everywhere, "SNAP-003, SNAP-017, SNAP-021") {
   OPT_CHECK(op_tilecache_queue_length(a) >= 2);
   op_bytes sa = fx_cache_snapshot(a);
   size_t t = tcac_tag_at(&sa), p0 = t + 16;
-  OPT_CHECK(sa.len > p0 && opm_rd_u32(sa.data + t) == OPSN_TAG_TCAC);
+  OPT_CHECK(sa.len > p0 && opc_rd_u32(sa.data + t) == OPSN_TAG_TCAC);
   twalk w;
   memset(&w, 0, sizeof w);
   w.p = sa.data + p0;
@@ -584,62 +584,62 @@ OPT_TEST(repair_arguments, "RT-100") {
   memset(&p, 0, sizeof p);
   view.nspans = g.nspans = rg.nspans = cs.nspans = 3;
   uint8_t areas[3] = {1, 1, 1};
-  op_repair_result res = (op_repair_result)77;
+  oprp_result res = (oprp_result)77;
   op_error e;
   g.nspans = 2;
-  OPT_CHECK(err_is(op_repair_layer(&view, &g, &rg, &cs, areas, 0, &p, 0, &res, &out, NULL, &e),
+  OPT_CHECK(err_is(oprp_layer(&view, &g, &rg, &cs, areas, 0, &p, 0, &res, &out, NULL, &e),
                    &e, OP_E_ARGUMENT, "graph", NULL));
   g.nspans = 3, rg.nspans = 4;
-  OPT_CHECK(err_is(op_repair_layer(&view, &g, &rg, &cs, areas, 0, &p, 0, &res, &out, NULL, &e),
+  OPT_CHECK(err_is(oprp_layer(&view, &g, &rg, &cs, areas, 0, &p, 0, &res, &out, NULL, &e),
                    &e, OP_E_ARGUMENT, "regions", NULL));
   rg.nspans = 3, cs.nspans = 0;
-  OPT_CHECK(err_is(op_repair_layer_tile(&view, &g, &rg, &cs, areas, 0, &p, 0, &res, &out, NULL, &e),
+  OPT_CHECK(err_is(oprp_layer_tile(&view, &g, &rg, &cs, areas, 0, &p, 0, &res, &out, NULL, &e),
                    &e, OP_E_ARGUMENT, "contours", NULL));
   cs.nspans = 3;
-  OPT_CHECK(err_is(op_repair_layer(NULL, &g, &rg, &cs, areas, 0, &p, 0, &res, &out, NULL, &e),
+  OPT_CHECK(err_is(oprp_layer(NULL, &g, &rg, &cs, areas, 0, &p, 0, &res, &out, NULL, &e),
                    &e, OP_E_ARGUMENT, "view", NULL));
-  OPT_CHECK(err_is(op_repair_layer(&view, &g, &rg, &cs, NULL, 0, &p, 0, &res, &out, NULL, &e),
+  OPT_CHECK(err_is(oprp_layer(&view, &g, &rg, &cs, NULL, 0, &p, 0, &res, &out, NULL, &e),
                    &e, OP_E_ARGUMENT, "areas", NULL));
-  OPT_CHECK(err_is(op_repair_layer(&view, &g, &rg, &cs, areas, 0, NULL, 0, &res, &out, NULL, &e),
+  OPT_CHECK(err_is(oprp_layer(&view, &g, &rg, &cs, areas, 0, NULL, 0, &res, &out, NULL, &e),
                    &e, OP_E_ARGUMENT, "params", NULL));
-  OPT_CHECK(err_is(op_repair_layer(&view, &g, &rg, &cs, areas, 0, &p, 0, NULL, &out, NULL, &e),
+  OPT_CHECK(err_is(oprp_layer(&view, &g, &rg, &cs, areas, 0, &p, 0, NULL, &out, NULL, &e),
                    &e, OP_E_ARGUMENT, "out", NULL));
   OPT_CHECK(res == 77);
 }
 
 /* The layer-first steps' argument checks (ref/build3d/pipeline/pipeline_internal.h): a missing input or
-** output is argument naming it; op_pl_layer_tile clears *tile first. */
+** output is argument naming it; opl_layer_tile clears *tile first. */
 OPT_TEST(layerfirst_arguments, "RT-083, RT-085") {
   op_chf chf;
   memset(&chf, 0, sizeof chf);
   uint16_t *layer = NULL;
   uint32_t n = 0;
   op_error e;
-  OPT_CHECK(err_is(op_pl_base_layers(NULL, &layer, &n, &e), &e, OP_E_ARGUMENT, "chf", NULL));
-  OPT_CHECK(err_is(op_pl_base_layers(&chf, NULL, &n, &e), &e, OP_E_ARGUMENT, "layer", NULL));
-  OPT_CHECK(err_is(op_pl_base_layers(&chf, &layer, NULL, &e), &e, OP_E_ARGUMENT, "layer", NULL));
+  OPT_CHECK(err_is(opl_base_layers(NULL, &layer, &n, &e), &e, OP_E_ARGUMENT, "chf", NULL));
+  OPT_CHECK(err_is(opl_base_layers(&chf, NULL, &n, &e), &e, OP_E_ARGUMENT, "layer", NULL));
+  OPT_CHECK(err_is(opl_base_layers(&chf, &layer, NULL, &e), &e, OP_E_ARGUMENT, "layer", NULL));
   op_chf *view = NULL;
   uint32_t *map = NULL;
   uint16_t l0 = 0;
-  OPT_CHECK(err_is(op_pl_layer_view(NULL, &l0, 0, &view, &map, &e), &e, OP_E_ARGUMENT, "chf", NULL));
-  OPT_CHECK(err_is(op_pl_layer_view(&chf, NULL, 0, &view, &map, &e), &e, OP_E_ARGUMENT, "layer", NULL));
-  OPT_CHECK(err_is(op_pl_layer_view(&chf, &l0, 0, NULL, &map, &e), &e, OP_E_ARGUMENT, "view", NULL));
+  OPT_CHECK(err_is(opl_layer_view(NULL, &l0, 0, &view, &map, &e), &e, OP_E_ARGUMENT, "chf", NULL));
+  OPT_CHECK(err_is(opl_layer_view(&chf, NULL, 0, &view, &map, &e), &e, OP_E_ARGUMENT, "layer", NULL));
+  OPT_CHECK(err_is(opl_layer_view(&chf, &l0, 0, NULL, &map, &e), &e, OP_E_ARGUMENT, "view", NULL));
   OPT_CHECK(view == NULL && map == NULL);
-  op_pl_ctx ctx;
+  opl_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   op_regions rg;
   op_contour_set cs;
-  OPT_CHECK(err_is(op_pl_layer_contours(&ctx, &chf, NULL, &cs, &e), &e, OP_E_ARGUMENT, "out", NULL));
-  OPT_CHECK(err_is(op_pl_layer_contours(&ctx, NULL, &rg, &cs, &e), &e, OP_E_ARGUMENT, "view", NULL));
+  OPT_CHECK(err_is(opl_layer_contours(&ctx, &chf, NULL, &cs, &e), &e, OP_E_ARGUMENT, "out", NULL));
+  OPT_CHECK(err_is(opl_layer_contours(&ctx, NULL, &rg, &cs, &e), &e, OP_E_ARGUMENT, "view", NULL));
   op_tile *tile = (op_tile *)&ctx; /* not NULL: must be cleared */
-  OPT_CHECK(err_is(op_pl_layer_tile(&ctx, NULL, &cs, 0, 0, 0, &tile, &e), &e, OP_E_ARGUMENT, "view", NULL));
+  OPT_CHECK(err_is(opl_layer_tile(&ctx, NULL, &cs, 0, 0, 0, &tile, &e), &e, OP_E_ARGUMENT, "view", NULL));
   OPT_CHECK(tile == NULL);
-  OPT_CHECK(err_is(op_pl_layer_tile(&ctx, &chf, &cs, 0, 0, 0, NULL, &e), &e, OP_E_ARGUMENT, "tile", NULL));
-  op_pl_unit u;
-  op_pl_base b;
+  OPT_CHECK(err_is(opl_layer_tile(&ctx, &chf, &cs, 0, 0, 0, NULL, &e), &e, OP_E_ARGUMENT, "tile", NULL));
+  opl_unit u;
+  opl_base b;
   memset(&b, 0, sizeof b);
-  OPT_CHECK(err_is(op_pl_layer_unit(&ctx, &b, 0, 0, 0, &u, &e), &e, OP_E_ARGUMENT, "base", NULL));
-  OPT_CHECK(err_is(op_pl_layer_unit(&ctx, &b, 0, 0, 0, NULL, &e), &e, OP_E_ARGUMENT, "unit", NULL));
+  OPT_CHECK(err_is(opl_layer_unit(&ctx, &b, 0, 0, 0, &u, &e), &e, OP_E_ARGUMENT, "base", NULL));
+  OPT_CHECK(err_is(opl_layer_unit(&ctx, &b, 0, 0, 0, NULL, &e), &e, OP_E_ARGUMENT, "unit", NULL));
 }
 
 /* SNAP-019 6: a tile record at a position where the cache has no cached tile fails after
@@ -668,7 +668,7 @@ OPT_TEST(tile_at_no_cached_tile, "SNAP-019") {
   OPT_CHECK(op_tilecache_update_all(a, NULL, NULL) == OP_OK && a->nqueue == 0);
   op_bytes sa = fx_cache_snapshot(a);
   /* the last cached tile, and its first tile record in ascending slot order */
-  const op_pl_keep_tile *last = &b->tiles[b->ntiles - 1].k;
+  const opl_keep_tile *last = &b->tiles[b->ntiles - 1].k;
   uint32_t rec = 0, found = 0;
   int32_t layer = 0;
   for (uint32_t k = 0; k < a->mesh->nslots && !found; k++) {
@@ -745,13 +745,13 @@ OPT_TEST(columns_tile_count_limit, "POLY-222, RT-016") {
 ** the box of RT-025 (box shape: bmin - g, bmax + g with g = radius_cells * cs). */
 OPT_TEST(obstacle_prepare_arguments, "RT-025") {
   op_obstacle o = fx_box(1, 0, 2, 3, 1, 5);
-  op_obst p;
+  opob_obst p;
   op_error e;
-  OPT_CHECK(err_is(op_obst_prepare(&o, 2, NAN, &p, &e), &e, OP_E_RANGE, "cs", "NaN"));
-  OPT_CHECK(err_is(op_obst_prepare(&o, 2, 0.0, &p, &e), &e, OP_E_RANGE, "cs", "0"));
-  OPT_CHECK(err_is(op_obst_prepare(&o, 2, INFINITY, &p, &e), &e, OP_E_RANGE, "cs", "Infinity"));
-  OPT_CHECK(err_is(op_obst_prepare(&o, -1, 0.5, &p, &e), &e, OP_E_RANGE, "radius_cells", "-1"));
-  OPT_CHECK(op_obst_prepare(&o, 2, 0.5, &p, &e) == OP_OK);
+  OPT_CHECK(err_is(opob_prepare(&o, 2, NAN, &p, &e), &e, OP_E_RANGE, "cs", "NaN"));
+  OPT_CHECK(err_is(opob_prepare(&o, 2, 0.0, &p, &e), &e, OP_E_RANGE, "cs", "0"));
+  OPT_CHECK(err_is(opob_prepare(&o, 2, INFINITY, &p, &e), &e, OP_E_RANGE, "cs", "Infinity"));
+  OPT_CHECK(err_is(opob_prepare(&o, -1, 0.5, &p, &e), &e, OP_E_RANGE, "radius_cells", "-1"));
+  OPT_CHECK(opob_prepare(&o, 2, 0.5, &p, &e) == OP_OK);
   OPT_CHECK(p.bmin[0] == 0 && p.bmax[0] == 4 && p.bmin[1] == 1 && p.bmax[1] == 6);
 }
 

@@ -196,10 +196,10 @@ OPT_TEST(fingerprint_key, "RT-131") {
     }
   OPT_CHECK(at == c->ntiles);
   OPT_CHECK(op_tilecache_fingerprint(c) == op_hash64(k, n));
-  OPT_CHECK(op_tc_fingerprint_compute(c) == op_hash64(k, n));
+  OPT_CHECK(optc_fingerprint_compute(c) == op_hash64(k, n));
   /* a -0.0 setting is written as +0.0 */
   c->ctx.s.detail_sample_distance = -0.0;
-  OPT_CHECK(op_tc_fingerprint_compute(c) == op_hash64(k, n));
+  OPT_CHECK(optc_fingerprint_compute(c) == op_hash64(k, n));
   c->ctx.s.detail_sample_distance = 0.0;
   free(k);
   op_pipeline_result_free(&r);
@@ -222,11 +222,11 @@ OPT_TEST(layout, "SNAP-016") {
   /* the first 68 + 4 bytes as the mesh snapshot's, nsections 2; SLOT section the same */
   size_t slot_end = ms.len;
   OPT_CHECK(b.len > slot_end + 16 && !memcmp(b.data, ms.data, 68));
-  OPT_CHECK(opm_rd_u32(b.data + 68) == 2 && opm_rd_u32(ms.data + 68) == 1);
+  OPT_CHECK(opc_rd_u32(b.data + 68) == 2 && opc_rd_u32(ms.data + 68) == 1);
   OPT_CHECK(!memcmp(b.data + 72, ms.data + 72, ms.len - 72));
   const uint8_t *h = b.data + slot_end;
-  OPT_CHECK(!memcmp(h, "TCAC", 4) && opm_rd_u32(h + 4) == 1);
-  uint64_t plen = opm_rd_u64(h + 8);
+  OPT_CHECK(!memcmp(h, "TCAC", 4) && opc_rd_u32(h + 4) == 1);
+  uint64_t plen = opc_rd_u64(h + 8);
   OPT_CHECK(slot_end + 16 + plen == b.len);
   const uint8_t *p = h + 16;
   /* live: obstacles 2 (cylinder), 3 (box), 4 (oriented box); volumes 1, 2; queue > 0 */
@@ -234,27 +234,27 @@ OPT_TEST(layout, "SNAP-016") {
   size_t want = 8 + 4 + 4 + 4 + 48 + 56 + 64 + 4 + (8 + 4 * 16 + 20) + (8 + 3 * 16 + 20) + 4 +
                 8 * (size_t)c->nqueue;
   OPT_CHECK(plen == want);
-  OPT_CHECK(opm_rd_u64(p) == op_tilecache_fingerprint(c));
-  OPT_CHECK(opm_rd_u32(p + 8) == 5 && opm_rd_u32(p + 12) == 3); /* next ids */
-  OPT_CHECK(opm_rd_u32(p + 16) == 3);
-  OPT_CHECK(opm_rd_u32(p + 20) == 2 && opm_rd_u32(p + 24) == 0);          /* id 2 cylinder */
-  OPT_CHECK(opm_rd_f64(p + 28 + 24) == 1.25);                             /* radius */
-  OPT_CHECK(opm_rd_u32(p + 68) == 3 && opm_rd_u32(p + 72) == 1);          /* id 3 box */
-  OPT_CHECK(opm_rd_u32(p + 124) == 4 && opm_rd_u32(p + 128) == 2);        /* id 4 oriented */
-  OPT_CHECK(opm_rd_f64(p + 132 + 48) == 0.6);                             /* yaw */
+  OPT_CHECK(opc_rd_u64(p) == op_tilecache_fingerprint(c));
+  OPT_CHECK(opc_rd_u32(p + 8) == 5 && opc_rd_u32(p + 12) == 3); /* next ids */
+  OPT_CHECK(opc_rd_u32(p + 16) == 3);
+  OPT_CHECK(opc_rd_u32(p + 20) == 2 && opc_rd_u32(p + 24) == 0);          /* id 2 cylinder */
+  OPT_CHECK(opc_rd_f64(p + 28 + 24) == 1.25);                             /* radius */
+  OPT_CHECK(opc_rd_u32(p + 68) == 3 && opc_rd_u32(p + 72) == 1);          /* id 3 box */
+  OPT_CHECK(opc_rd_u32(p + 124) == 4 && opc_rd_u32(p + 128) == 2);        /* id 4 oriented */
+  OPT_CHECK(opc_rd_f64(p + 132 + 48) == 0.6);                             /* yaw */
   const uint8_t *q = p + 188;
-  OPT_CHECK(opm_rd_u32(q) == 2 && opm_rd_u32(q + 4) == 1 && opm_rd_u32(q + 8) == 4);
-  OPT_CHECK(opm_rd_u32(q + 12 + 64 + 16) == 7); /* area of volume 1 */
+  OPT_CHECK(opc_rd_u32(q) == 2 && opc_rd_u32(q + 4) == 1 && opc_rd_u32(q + 8) == 4);
+  OPT_CHECK(opc_rd_u32(q + 12 + 64 + 16) == 7); /* area of volume 1 */
   q += 4 + 92;
-  OPT_CHECK(opm_rd_u32(q) == 2 && opm_rd_u32(q + 4) == 3);
+  OPT_CHECK(opc_rd_u32(q) == 2 && opc_rd_u32(q + 4) == 3);
   q += 8 + 48 + 16;
-  OPT_CHECK(opm_rd_u32(q) == 0); /* area of volume 2 */
+  OPT_CHECK(opc_rd_u32(q) == 0); /* area of volume 2 */
   q += 4;
-  OPT_CHECK(opm_rd_u32(q) == c->nqueue);
+  OPT_CHECK(opc_rd_u32(q) == c->nqueue);
   for (uint32_t i = 0; i < c->nqueue; i++) {
     int32_t tx = 0, tz = 0;
     op_tilecache_queued(c, i, &tx, &tz);
-    OPT_CHECK((int32_t)opm_rd_u32(q + 4 + 8 * i) == tx && (int32_t)opm_rd_u32(q + 8 + 8 * i) == tz);
+    OPT_CHECK((int32_t)opc_rd_u32(q + 4 + 8 * i) == tx && (int32_t)opc_rd_u32(q + 8 + 8 * i) == tz);
   }
   op_bytes_free(&b);
   op_bytes_free(&ms);
@@ -471,7 +471,7 @@ OPT_TEST(cache_mesh_refuses_restore, "SNAP-023") {
 /* The offset of the TCAC payload in a tile cache snapshot. */
 static size_t tcac_at(const op_bytes *b) {
   size_t off = 72;
-  off += 16 + (size_t)opm_rd_u64(b->data + off + 8);
+  off += 16 + (size_t)opc_rd_u64(b->data + off + 8);
   return off + 16;
 }
 
@@ -486,7 +486,7 @@ OPT_TEST(named_errors, "SNAP-019") {
   op_bytes sa = fx_cache_snapshot(a);
   uint8_t *c = malloc(sa.len);
   size_t t = tcac_at(&sa), ob = t + 20, vo = ob + 48 + 56 + 64, qu = vo + 4 + 92 + 76;
-  OPT_CHECK(opm_rd_u32(sa.data + qu) == a->nqueue && a->nqueue >= 1);
+  OPT_CHECK(opc_rd_u32(sa.data + qu) == a->nqueue && a->nqueue >= 1);
 #define CASE(stmt, field, value)                                                  \
   do {                                                                            \
     memcpy(c, sa.data, sa.len);                                                   \
@@ -516,17 +516,17 @@ OPT_TEST(named_errors, "SNAP-019") {
   }
   {
     char v[32];
-    snprintf(v, sizeof v, "%d,%d", 1000, (int32_t)opm_rd_u32(sa.data + qu + 8));
+    snprintf(v, sizeof v, "%d,%d", 1000, (int32_t)opc_rd_u32(sa.data + qu + 8));
     CASE(set32(c + qu + 4, 1000), "queue[0].x", v);
   }
   /* a queue entry twice (when there are two) */
   if (a->nqueue >= 2) {
     char v[32];
-    snprintf(v, sizeof v, "%d,%d", (int32_t)opm_rd_u32(sa.data + qu + 4),
-             (int32_t)opm_rd_u32(sa.data + qu + 8));
+    snprintf(v, sizeof v, "%d,%d", (int32_t)opc_rd_u32(sa.data + qu + 4),
+             (int32_t)opc_rd_u32(sa.data + qu + 8));
     CASE(memcpy(c + qu + 12, c + qu + 4, 8), "queue[1].x", v);
   }
-  CASE(put_le(c + t - 8, opm_rd_u64(sa.data + t - 8) + 1, 8), "sections[1].length", NULL);
+  CASE(put_le(c + t - 8, opc_rd_u64(sa.data + t - 8) + 1, 8), "sections[1].length", NULL);
   CASE(set32(c + 68, 3), "nsections", "3");
   CASE(memcpy(c + t - 16, "SLOT", 4), "sections[1].tag", NULL);
   CASE(set32(c + t - 12, 2), "sections[1].version", "2");
@@ -553,10 +553,10 @@ OPT_TEST(tile_on_no_unit, "SNAP-019") {
   if (!a) return;
   op_bytes sa = fx_cache_snapshot(a);
   /* the first tile record: slot, generation, x, z, layer */
-  const uint8_t *rec = sa.data + 72 + 16 + 4 + 8 * (size_t)opm_rd_u32(sa.data + 88) + 4;
-  int32_t x = (int32_t)opm_rd_u32(rec + 8), z = (int32_t)opm_rd_u32(rec + 12);
-  int32_t l = (int32_t)opm_rd_u32(rec + 16);
-  int64_t k = op_tc_find_tile(a, x, z);
+  const uint8_t *rec = sa.data + 72 + 16 + 4 + 8 * (size_t)opc_rd_u32(sa.data + 88) + 4;
+  int32_t x = (int32_t)opc_rd_u32(rec + 8), z = (int32_t)opc_rd_u32(rec + 12);
+  int32_t l = (int32_t)opc_rd_u32(rec + 16);
+  int64_t k = optc_find_tile(a, x, z);
   OPT_CHECK(k >= 0);
   if (k < 0) return;
   uint32_t keep = a->tiles[k].k.nunits;

@@ -62,10 +62,7 @@
 extern "C" {
 #include "onepath_build3d.h"
 #include "onepath_pipeline.h"
-#include "build3d/polys/assembly.h"
-#include "build3d/contours/contours.h"
-#include "build3d/polys/polys.h"
-#include "build3d/regions/regions.h"
+#include "onepath_stages.h"
 }
 
 // rcBuildPolyMeshDetail's sampleDist. 0 would be the literal "no sampling", but librecast
@@ -323,10 +320,16 @@ static double recast_bake(const Level &L, bool detour, RcStats &st) {
 
 // ------------------------------------------------------------------ ours by stages
 
-// Ours stage by stage, with the internal entry points the pipeline calls (pipeline.c),
-// to split the time: spans, regions, contours, polys, detail, tile + AddTile.
+// Ours stage by stage, with the kit-tier entry points the pipeline calls
+// (onepath_stages.h, parameters from op_stage_params_derive), to split the time: spans,
+// regions, contours, polys, detail, tile + AddTile.
 static void ours_stages(const Level &L, double t[7]) {
   op_error e;
+  op_stage_params P;
+  if (op_stage_params_derive(&L.s, &P, &e)) {
+    fprintf(stderr, "op_stage_params_derive: %s\n", e.message);
+    exit(2);
+  }
   op_mesh_params mp;
   memset(&mp, 0, sizeof mp);
   for (int k = 0; k < 3; k++) mp.tiling.origin[k] = L.origin[k];
@@ -361,16 +364,12 @@ static void ours_stages(const Level &L, double t[7]) {
       memset(&pm, 0, sizeof pm);
       memset(&dm, 0, sizeof dm);
       op_tile *tile = NULL;
-      op_status st = op_regions_build(chf, L.s.partition, L.c.border, L.s.min_region_area,
-                                      L.s.merge_region_area, &rg, &e);
+      op_status st = op_regions_build(chf, P.partition, P.border, P.min_region_area,
+                                      P.merge_region_area, &rg, &e);
       double t2 = now();
-      op_contour_params p;
-      p.border = L.c.border;
-      p.max_error = L.s.max_simplification_error;
-      p.max_edge_len = L.c.max_edge_len;
-      if (!st) st = op_contours_build(chf, rg.reg, &p, &cs, &e);
+      if (!st) st = op_contours_build(chf, rg.reg, &P.contours, &cs, &e);
       double t3 = now();
-      if (!st) st = op_pmesh_build(&cs, &chf->grid, L.c.border, L.s.max_verts_per_poly, &pm, &e);
+      if (!st) st = op_pmesh_build(&cs, &chf->grid, P.border, P.max_verts_per_poly, &pm, &e);
       double t4 = now();
       if (!st) st = op_detail_build(&L.s, &pm, chf, &dm, &e);
       double t5 = now();

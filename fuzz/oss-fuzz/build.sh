@@ -17,12 +17,14 @@ mkdir -p "$work" "$OUT"
 cd "$src"
 # The kit's arithmetic rules (docs/contributing.md): no contraction, no fast-math. xxHash is
 # compiled inline (XXH_INLINE_ALL) so the fuzzers do not need libxxhash.so on ClusterFuzz.
-flags="-std=c11 -ffp-contract=off -fno-fast-math -DXXH_INLINE_ALL -Iinclude -Iref -Iport -Ifuzz"
+# The harnesses and port/ see include/ only (issue 12); the library's own sources also ref/.
+flags="-std=c11 -ffp-contract=off -fno-fast-math -DXXH_INLINE_ALL -Iinclude -Iport -Ifuzz"
 objs=()
 for s in $(find ref -name "*.c" | sort) port/*.c; do
   [ "$s" = port/main.c ] && continue
   o=$work/$(echo "$s" | tr / _).o
-  $CC $CFLAGS $flags -c "$s" -o "$o"
+  case $s in ref/*) sflags=-Iref ;; *) sflags= ;; esac
+  $CC $CFLAGS $flags $sflags -c "$s" -o "$o"
   objs+=("$o")
 done
 rm -f "$work/libonepath.a"

@@ -81,3 +81,11 @@ op_status op_fail_i(op_error *err, op_status kind, const char *field, long long 
   snprintf(buf, sizeof buf, "%lld", value);
   return op_fail(err, kind, field, buf, "%s", why);
 }
+
+/* CONF-010: out_of_memory names the object whose allocation failed; the value is empty. */
+op_status opc_nomem(op_error *err, const char *field) {
+  if (!err) return OP_E_NOMEM;
+  op_fail(err, OP_E_NOMEM, field, "", "out of memory");
+  snprintf(err->message, sizeof err->message, "out of memory (%s)", field ? field : "?");
+  return OP_E_NOMEM;
+}

@@ -28,7 +28,7 @@ op_status op_soup_save(const op_soup *s, op_bytes *out, op_error *err) {
   if (st != OP_OK) return st;
   size_t len = 16 + 24 * (size_t)s->nverts + 12 * (size_t)s->ntris;
   uint8_t *p = malloc(len);
-  if (!p) return op_fail(err, OP_E_NOMEM, "soup", "", "out of memory");
+  if (!p) return opc_nomem(err, "soup");
   memcpy(p, "OPTS", 4); /* LVL-010: "OPTS", distinct from the tile magic "OPTL" */
   put_u32(p + 4, 1);
   put_u32(p + 8, s->nverts);
@@ -61,7 +61,7 @@ op_status op_soup_load(const uint8_t *data, size_t len, op_trimesh *out, op_erro
   m.tris = malloc(12 * (size_t)nt + 1);
   if (!m.verts || !m.tris) {
     op_trimesh_free(&m);
-    return op_fail(err, OP_E_NOMEM, "soup", "", "out of memory");
+    return opc_nomem(err, "soup");
   }
   m.nverts = m.cap_verts = nv;
   m.ntris = m.cap_tris = nt;
@@ -303,7 +303,7 @@ static void carve_z(uint8_t *fl, uint32_t G, uint32_t za, uint32_t zb, uint32_t 
 /* LVL-060 */
 static op_status gen_dungeon(gen *g, op_prng *r, uint32_t G, op_error *err) {
   uint8_t *fl = calloc((size_t)G * G, 1);
-  if (!fl) return op_fail(err, OP_E_NOMEM, "size", "", "out of memory");
+  if (!fl) return opc_nomem(err, "size");
   room rooms[16];
   uint32_t nr = 0;
   for (uint32_t a = 0; a < G && nr < 16; a++) { /* step 1 */
@@ -402,7 +402,7 @@ op_status op_level_generate(const char *name, uint64_t seed, uint32_t size,
   case 2: st = gen_stairs(&g, size, settings, err); break;
   default: st = gen_dungeon(&g, &r, size, err); break;
   }
-  if (st == OP_OK && g.oom) st = op_fail(err, OP_E_NOMEM, "size", "", "out of memory");
+  if (st == OP_OK && g.oom) st = opc_nomem(err, "size");
   if (st != OP_OK) {
     op_trimesh_free(&g.m);
     return st;

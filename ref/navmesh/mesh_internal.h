@@ -1,15 +1,19 @@
 /*
-** mesh_internal.h -- the TiledNavMesh's internal state, shared by ref/navmesh/mesh.c
-** (spec/navmesh-mesh.md) and ref/navmesh/snapshot.c (spec/navmesh-snapshot.md).
-** Not part of the public API.
+** mesh_internal.h -- the TiledNavMesh's internal state (spec/navmesh-mesh.md), shared by
+** the mesh's files in ref/navmesh/: mesh.c (state, slots, the single operations, edits,
+** serialization), mesh_links.c (stitching, MESH-020..MESH-024), mesh_batch.c (opm_batch,
+** for the tile cache), mesh_read.c (the readers, MESH-060..MESH-066) and snapshot.c
+** (spec/navmesh-snapshot.md). Not part of the public API.
 */
 #ifndef OP_MESH_INTERNAL_H
 #define OP_MESH_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/internal.h"
 
 /* MESH-010: reference bit widths. */
@@ -21,18 +25,9 @@
 #define OPM_MAX_POLYS (1u << OPM_POLY_BITS)
 /* MESH-030: the largest area id a run-time edit may set (the tile format's range). */
 #define OPM_AREA_MAX 63u
-/* MESH-021: side byte of an internal link; tedge byte of an internal link. */
-#define OPM_INTERNAL 0xFFu
 
-/* One link of a polygon (MESH-021). */
-typedef struct opm_link {
-  uint32_t poly;  /* the polygon (index in its tile) the link belongs to */
-  uint8_t edge;   /* edge of that polygon */
-  uint8_t side;   /* portal side 0..3, or OPM_INTERNAL */
-  uint8_t tedge;  /* edge of the target polygon (external links), else OPM_INTERNAL */
-  op_ref target;  /* reference of the target polygon */
-  float lo, hi;   /* overlap interval along the shared line (external links), else 0 */
-} opm_link;
+/* A link is the public op_link (include/onepath.h, MESH-021): the mesh's arrays are what
+** op_mesh_tile_links hands out. */
 
 /* A portal edge of a tile, as a neighbour's edges are matched against it (MESH-021,
 ** MESH-022): edge j of polygon q, whose code is 0x8000 | side exactly; [b0, b1] its interval
@@ -48,7 +43,7 @@ typedef struct opm_occ {
   op_tile_desc view;   /* view of tile (valid while tile lives) */
   uint16_t *flags;     /* current flags per polygon (owned) */
   uint8_t *area;       /* current area per polygon (owned) */
-  opm_link *links;     /* canonical order (MESH-022), owned */
+  op_link *links;      /* canonical order (MESH-024): by polygon first; owned */
   uint32_t nlinks;
   opm_portal *portals; /* the tile's portal edges (owned; made once, the tile never changes):
                           side 0's, then 1's, 2's, 3's; each side's by q, then j */
@@ -64,6 +59,13 @@ typedef struct opm_slot {
   opm_occ *occ;        /* the tile and its state, owned; NULL when the slot is empty */
 } opm_slot;
 
+/* One tile of the canonical tile order (MESH-061): its position and its slot index (not a
+** position in op_mesh.slots, which moves when slots are inserted or erased). */
+typedef struct opm_tkey {
+  int32_t x, z, layer;
+  uint32_t slot;
+} opm_tkey;
+
 /* Slots are stored sparsely (MESH-004's note): `slots` lists, ascending by index, exactly
 ** the slots that hold state (occupied, or empty with a generation other than 1). Every slot
 ** not listed is empty with generation 1 (MESH-011). So memory follows the number of slots
@@ -73,6 +75,10 @@ struct op_mesh {
   op_mesh_params params;
   opm_slot *slots;
   uint32_t nslots, capslots; /* entries in use, entries allocated */
+  opm_tkey *order;           /* the occupied slots in canonical tile order (MESH-061), owned;
+                                remade wherever links are computed (mesh_links.c, the
+                                batch), so it is current after every operation */
+  uint32_t norder;           /* entries of order: the number of tiles */
   int cache_owned;           /* RT-018: 1 when a tile cache owns the mesh; then the public
                                 AddTile, RemoveTile, ReplaceTile and RestoreState refuse
                                 (argument `mesh`) and only the cache changes which tiles it
@@ -85,9 +91,30 @@ struct op_mesh {
 
 /* A copy of the valid tile t (same bytes, arrays and content id) without re-validating it;
 ** NULL when memory runs out. For the mesh's private copies of tiles (MESH-012). */
-op_tile *op_tile_clone(const op_tile *t);
+op_tile *opt_clone(const op_tile *t);
 
-/* --- used by snapshot.c --- */
+/* --- allocation hook (the batch's; tests make its k-th allocation fail) --- */
+
+/* The allocations of one opm_batch, counted so that a test can make the k-th fail
+** (op_mesh.fail_alloc_after, 0 = never). A NULL hook (the single operations) never fails. */
+typedef struct opm_alloc {
+  uint32_t n, fail_at;
+} opm_alloc;
+
+static inline int opm_alloc_fails(opm_alloc *a) {
+  return a && a->fail_at && ++a->n == a->fail_at;
+}
+static inline void *opm_malloc(opm_alloc *a, size_t n) {
+  return opm_alloc_fails(a) ? NULL : malloc(n);
+}
+static inline void *opm_calloc(opm_alloc *a, size_t n, size_t size) {
+  return opm_alloc_fails(a) ? NULL : calloc(n, size);
+}
+static inline void *opm_realloc(opm_alloc *a, void *p, size_t n) {
+  return opm_alloc_fails(a) ? NULL : realloc(p, n);
+}
+
+/* --- mesh.c: parameters, state, slots --- */
 
 /* Validates mesh parameters (MESH-002..MESH-004). */
 op_status opm_check_params(const op_mesh_params *p, op_error *err);
@@ -95,10 +122,20 @@ op_status opm_check_params(const op_mesh_params *p, op_error *err);
 ** the field name ("tiling." or "params.tiling."); kind is the error kind to raise. */
 op_status opm_check_tiling(const op_tiling *want, const op_tiling *got, const char *prefix,
                            op_status kind, op_error *err);
+/* Checks shared by AddTile and ReplaceTile (MESH-005, MESH-010); *v the tile's view. */
+op_status opm_check_tile(const op_mesh *m, const op_tile *t, op_tile_desc *v, op_error *err);
+/* Argument error `tile` with the value "x,z,layer" of v (MESH-012, MESH-014, MESH-017). */
+op_status opm_fail_pos(op_error *err, int32_t x, int32_t z, int32_t layer, const char *why);
+/* MESH-010, MESH-016: resolves reference r: its tile state and polygon, or argument `ref`
+** (and `mesh` for a NULL mesh). */
+op_status opm_resolve(const op_mesh *m, op_ref r, const opm_slot **slot, uint32_t *poly,
+                      op_error *err);
 /* Initialise an empty mesh state. */
 void opm_init(op_mesh *m, const op_mesh_params *p);
 /* Free everything the state owns (not m itself). */
 void opm_clear(op_mesh *m);
+/* The position of the first stored slot whose index is >= s (m->nslots if none). */
+uint32_t opm_lower_slot(const op_mesh *m, uint32_t s);
 /* The stored slot with index s, or NULL: then slot s is empty with generation 1. */
 opm_slot *opm_slot_at(const op_mesh *m, uint32_t s);
 /* The tile state of slot s, or NULL when the slot is empty. */
@@ -108,17 +145,30 @@ static inline opm_occ *opm_occ_at(const op_mesh *m, uint32_t s) {
 }
 /* Makes room for n stored slots (capacity only). 0 or -1 (no memory; nothing changed). */
 int opm_reserve(op_mesh *m, uint32_t n);
+/* Inserts an empty stored slot (index s, generation gen) at position k, which keeps the
+** indices ascending. The entry, or NULL (no memory; then nothing changed). */
+opm_slot *opm_insert_slot(op_mesh *m, uint32_t k, uint32_t s, uint32_t gen);
+/* Removes the stored slot at position k (its occupant already freed or moved). */
+void opm_erase_slot(op_mesh *m, uint32_t k);
 /* Appends a stored slot, empty, with index s (above every stored index) and generation
 ** gen. The new entry, or NULL (no memory; then nothing changed). */
 opm_slot *opm_append(op_mesh *m, uint32_t s, uint32_t gen);
+/* The state of tile t entering the mesh (MESH-030), without links; NULL: no memory (t not
+** taken). Allocates through al (NULL: never fails on purpose). */
+opm_occ *opm_occ_new(op_tile *t, opm_alloc *al);
+void opm_occ_free(opm_occ *o);
 /* Installs an owned tile into the stored slot at position k (empty) and sets its
 ** generation to gen: allocates the per polygon state from the tile's own flags and area.
 ** No links. 0 or -1 (no memory; then nothing changed and the tile is still the caller's). */
 int opm_install(op_mesh *m, uint32_t k, uint32_t gen, op_tile *t);
 /* Position in m->slots of the slot holding the tile at (x, z, layer), or -1. */
 int64_t opm_find(const op_mesh *m, int32_t x, int32_t z, int32_t layer);
-/* Recompute the links of every occupied slot (MESH-020..MESH-024). 0 or -1. */
-int opm_relink_all(op_mesh *m);
+/* MESH-012: the lowest-numbered empty slot (max_tiles or above when none is free). */
+uint32_t opm_lowest_free(const op_mesh *m);
+/* MESH-011: the generation after g. */
+static inline uint32_t opm_next_gen(uint32_t g) { return g >= OPM_GEN_MAX ? 1u : g + 1u; }
+/* A private copy of t (MESH-012): opt_clone, out_of_memory `tile` when it fails. */
+op_status opm_copy_tile(const op_tile *t, op_tile **out, op_error *err);
 /* For tests: the number of stored slots and of entries allocated for them. */
 static inline uint32_t opm_stored_slots(const op_mesh *m) { return m->nslots; }
 static inline uint32_t opm_slot_capacity(const op_mesh *m) { return m->capslots; }
@@ -128,7 +178,68 @@ static inline op_ref opm_make_ref(uint32_t gen, uint32_t slot, uint32_t poly) {
          ((op_ref)slot << OPM_POLY_BITS) | (op_ref)poly;
 }
 
-/* --- used by tilecache.c: several tile changes as one all-or-nothing operation --- */
+/* --- mesh.c: serialization pieces shared with snapshot.c --- */
+
+/* MESH-040: the parameter block (shared by mesh and snapshot layouts). */
+void opm_put_params(opc_buf *b, const op_mesh_params *p);
+/* MESH-041, MESH-042 (SNAP-011): the record of the occupied stored slot sl up to its edits
+** (its links, MESH-043, are the mesh serialization's alone). On error (a tile that does not
+** serialize) err is set and its kind returned. */
+op_status opm_put_tile_record(opc_buf *b, const opm_slot *sl, op_error *err);
+
+/* --- mesh_links.c: stitching (MESH-020..MESH-024) --- */
+
+/* Every side (the mask of opm_compute_links). */
+#define OPM_ALL_SIDES 0xFu
+
+/* The portal edges of tile v by side (o->portals, o->side_at) and the count of its edges
+** that are not walls (o->nlinked). 0, or -1 (no memory). */
+int opm_portals_make(const op_tile_desc *v, opm_occ *o, opm_alloc *al);
+
+/* A column index: occupied slots sorted by their tile's (z, x, layer), so that the tiles of
+** a column, ascending by layer (MESH-021, MESH-024), are one run found by binary search. */
+typedef struct opm_col_ent {
+  int32_t x, z, layer;
+  uint32_t pos; /* position in m->slots */
+} opm_col_ent;
+
+typedef struct opm_col_index {
+  opm_col_ent *e; /* the allocation (owned) */
+  opm_col_ent *s; /* the n entries, sorted (in e) */
+  uint32_t n;
+} opm_col_index;
+
+/* The index of the occupied slots of m whose column lies in the box x0..x1, z0..z1
+** (box = {x0, x1, z0, z1}). 0, or -1 (no memory). Free ci->e. */
+int opm_col_index_make(const op_mesh *m, const int64_t box[4], opm_col_index *ci,
+                       opm_alloc *al);
+/* MESH-020..MESH-024: all links of the polygons of the stored slot at position s, in
+** canonical order, into a new array *out (*nout links); ci indexes (at least) the four
+** columns next to the tile's. `redo` is OPM_ALL_SIDES, or the mask (bit s) of the sides
+** whose external links are recomputed, the others kept from the tile's current links.
+** 0, or -1 (no memory). */
+int opm_compute_links(const op_mesh *m, uint32_t s, unsigned redo, const opm_col_index *ci,
+                      op_link **out, uint32_t *nout, opm_alloc *al);
+/* The occupied slots (positions) whose links depend on column (x, z): the tiles of the
+** four neighbouring columns, plus position `self` when it is not UINT32_MAX (MESH-024).
+** 0, or -1 (no memory). */
+int opm_affected(const op_mesh *m, int32_t x, int32_t z, uint32_t self, uint32_t **out,
+                 uint32_t *n);
+/* Recomputes the links of the listed occupied slots (positions) and the tile order
+** (MESH-061) all-or-nothing (MESH-024). 0, or -1 (no memory; nothing changed). */
+int opm_relink(op_mesh *m, const uint32_t *list, uint32_t n);
+/* Recompute the links of every occupied slot (MESH-020..MESH-024) and the order. 0 or -1. */
+int opm_relink_all(op_mesh *m);
+
+/* --- mesh_order.c: the canonical tile order (MESH-061) --- */
+
+/* -1, 0, +1 as key p comes before, at or after (x, z, layer). */
+int opm_tkey_cmp(const opm_tkey *p, int32_t x, int32_t z, int32_t layer);
+/* The occupied slots of m in canonical tile order, into a new array *out of *n entries
+** (never NULL on success). 0, or -1 (no memory). */
+int opm_order_make(const op_mesh *m, opm_tkey **out, uint32_t *n, opm_alloc *al);
+
+/* --- mesh_batch.c: several tile changes as one all-or-nothing operation (tilecache.c) --- */
 
 /* What one change of a batch did (MESH-012, MESH-014, MESH-015). */
 typedef enum opm_done { OPM_NONE = 0, OPM_ADDED, OPM_REPLACED, OPM_REMOVED } opm_done;
@@ -157,35 +268,5 @@ op_status opm_batch(op_mesh *m, opm_change *ch, size_t n, size_t *failed, op_err
 /* For tests only: from now on the k-th allocation (1 = the first) of each opm_batch on m
 ** fails as if memory ran out; 0 turns this off. (A snapshot load resets it to 0.) */
 void opm_test_fail_alloc(op_mesh *m, uint32_t k);
-
-/* --- little-endian byte writer (oom flag sticks) --- */
-typedef struct opm_buf {
-  uint8_t *p;
-  size_t len, cap;
-  int oom;
-} opm_buf;
-
-int opm_buf_reserve(opm_buf *b, size_t extra);
-void opm_put(opm_buf *b, const void *src, size_t n);
-void opm_put_u8(opm_buf *b, uint8_t v);
-void opm_put_u16(opm_buf *b, uint16_t v);
-void opm_put_u32(opm_buf *b, uint32_t v);
-void opm_put_u64(opm_buf *b, uint64_t v);
-void opm_put_f32(opm_buf *b, float v);
-void opm_put_f64(opm_buf *b, double v);
-void opm_put_params(opm_buf *b, const op_mesh_params *p);
-
-static inline uint32_t opm_rd_u32(const uint8_t *p) {
-  return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static inline uint64_t opm_rd_u64(const uint8_t *p) {
-  return (uint64_t)opm_rd_u32(p) | ((uint64_t)opm_rd_u32(p + 4) << 32);
-}
-static inline double opm_rd_f64(const uint8_t *p) {
-  uint64_t u = opm_rd_u64(p);
-  double d;
-  memcpy(&d, &u, sizeof d);
-  return d;
-}
 
 #endif

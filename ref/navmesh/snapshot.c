@@ -16,32 +16,32 @@
 /* ------------------------------------------------------------ save */
 
 /* SNAP-002 */
-void opsn_put_header(opm_buf *b, const op_mesh_params *p, uint32_t nsections) {
-  opm_put(b, "OPSN", 4);
-  opm_put_u32(b, OPSN_VERSION);
+void opsn_put_header(opc_buf *b, const op_mesh_params *p, uint32_t nsections) {
+  opc_put(b, "OPSN", 4);
+  opc_put_u32(b, OPSN_VERSION);
   opm_put_params(b, p);
-  opm_put_u32(b, nsections);
+  opc_put_u32(b, nsections);
 }
 
 /* SNAP-005 */
-size_t opsn_section_begin(opm_buf *b, uint32_t tag) {
-  opm_put_u32(b, tag);
-  opm_put_u32(b, OPSN_SECTION_VERSION);
+size_t opsn_section_begin(opc_buf *b, uint32_t tag) {
+  opc_put_u32(b, tag);
+  opc_put_u32(b, OPSN_SECTION_VERSION);
   size_t at = b->len;
-  opm_put_u64(b, 0); /* patched by opsn_section_end */
+  opc_put_u64(b, 0); /* patched by opsn_section_end */
   return at;
 }
 
-void opsn_section_end(opm_buf *b, size_t len_at) {
+void opsn_section_end(opc_buf *b, size_t len_at) {
   if (b->oom) return;
   uint64_t plen = b->len - (len_at + 8);
   for (int k = 0; k < 8; k++) b->p[len_at + k] = (uint8_t)(plen >> (8 * k));
 }
 
-op_status opsn_finish(opm_buf *b, op_bytes *out, op_error *err) {
+op_status opsn_finish(opc_buf *b, op_bytes *out, op_error *err) {
   if (b->oom) {
     free(b->p);
-    return op_fail(err, OP_E_NOMEM, "snapshot", "-", "out of memory");
+    return opc_nomem(err, "snapshot");
   }
   out->data = b->p;
   out->len = b->len;
@@ -49,52 +49,23 @@ op_status opsn_finish(opm_buf *b, op_bytes *out, op_error *err) {
   return OP_OK;
 }
 
-/* SNAP-010, SNAP-011: one tile record (the occupied stored slot sl), without links
-** (SNAP-001). */
-static op_status put_tile_record(opm_buf *b, const opm_slot *sl, op_error *err) {
-  const opm_occ *s = sl->occ;
-  op_bytes tb = {NULL, 0};
-  op_status st = op_tile_save(s->tile, &tb, err);
-  if (st) return st;
-  opm_put_u32(b, sl->index);
-  opm_put_u32(b, sl->gen);
-  opm_put_u32(b, (uint32_t)s->view.x);
-  opm_put_u32(b, (uint32_t)s->view.z);
-  opm_put_u32(b, (uint32_t)s->view.layer);
-  opm_put_u32(b, (uint32_t)tb.len);
-  opm_put(b, tb.data, tb.len);
-  op_bytes_free(&tb);
-  uint32_t nedits = 0; /* SNAP-011, MESH-042: only edited polygons */
-  for (uint32_t p = 0; p < s->view.npolys; p++)
-    nedits += s->flags[p] != s->view.polys[p].flags || s->area[p] != s->view.polys[p].area;
-  opm_put_u32(b, nedits);
-  for (uint32_t p = 0; p < s->view.npolys; p++) {
-    if (s->flags[p] == s->view.polys[p].flags && s->area[p] == s->view.polys[p].area) continue;
-    opm_put_u32(b, p);
-    opm_put_u16(b, s->flags[p]);
-    opm_put_u8(b, s->area[p]);
-    opm_put_u8(b, 0);
-  }
-  return OP_OK;
-}
-
 /* SNAP-010, SNAP-011 */
-op_status opsn_put_slots(opm_buf *b, const op_mesh *m, op_error *err) {
+op_status opsn_put_slots(opc_buf *b, const op_mesh *m, op_error *err) {
   uint32_t nfree = 0, ntiles = 0;
   for (uint32_t i = 0; i < m->nslots; i++) { /* the stored slots, ascending by index */
     nfree += !m->slots[i].occ && m->slots[i].gen != 1;
     ntiles += m->slots[i].occ != NULL;
   }
-  opm_put_u32(b, nfree); /* empty slots of generation > 1, ascending */
+  opc_put_u32(b, nfree); /* empty slots of generation > 1, ascending */
   for (uint32_t i = 0; i < m->nslots; i++) {
     if (m->slots[i].occ || m->slots[i].gen == 1) continue;
-    opm_put_u32(b, m->slots[i].index);
-    opm_put_u32(b, m->slots[i].gen);
+    opc_put_u32(b, m->slots[i].index);
+    opc_put_u32(b, m->slots[i].gen);
   }
-  opm_put_u32(b, ntiles); /* occupied slots, ascending */
+  opc_put_u32(b, ntiles); /* occupied slots, ascending */
   for (uint32_t i = 0; i < m->nslots; i++) {
     if (!m->slots[i].occ) continue;
-    op_status st = put_tile_record(b, &m->slots[i], err);
+    op_status st = opm_put_tile_record(b, &m->slots[i], err); /* without links (SNAP-001) */
     if (st) return st;
   }
   return OP_OK;
@@ -103,7 +74,7 @@ op_status opsn_put_slots(opm_buf *b, const op_mesh *m, op_error *err) {
 op_status op_mesh_snapshot_save(const op_mesh *m, op_bytes *out, op_error *err) {
   if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output is required");
-  opm_buf b = {NULL, 0, 0, 0};
+  opc_buf b = {NULL, 0, 0, 0};
   opsn_put_header(&b, &m->params, 1); /* one section (SNAP-004) */
   size_t at = opsn_section_begin(&b, OPSN_TAG_SLOT);
   op_status st = opsn_put_slots(&b, m, err);
@@ -164,7 +135,7 @@ op_status opsn_read_u32(opsn_rd *r, uint32_t *v, const char *fmt, ...) {
   op_status st = vneed(r, 4, fmt, ap);
   va_end(ap);
   if (st) return st;
-  *v = opm_rd_u32(r->p + r->off);
+  *v = opc_rd_u32(r->p + r->off);
   r->off += 4;
   return OP_OK;
 }
@@ -175,19 +146,19 @@ static op_status read_params(opsn_rd *r, const op_mesh_params *want) {
   if (st) return st;
   const uint8_t *q = r->p + r->off;
   op_mesh_params got;
-  for (int i = 0; i < 3; i++) got.tiling.origin[i] = opm_rd_f64(q + 8 * i);
-  got.tiling.cell_size = opm_rd_f64(q + 24);
-  got.tiling.cell_height = opm_rd_f64(q + 32);
-  got.tiling.tile_cells = opm_rd_u32(q + 40);
-  got.tiling.max_verts_per_poly = opm_rd_u32(q + 44);
-  got.walkable_climb = opm_rd_f64(q + 48);
-  got.max_tiles = opm_rd_u32(q + 56);
+  for (int i = 0; i < 3; i++) got.tiling.origin[i] = opc_rd_f64(q + 8 * i);
+  got.tiling.cell_size = opc_rd_f64(q + 24);
+  got.tiling.cell_height = opc_rd_f64(q + 32);
+  got.tiling.tile_cells = opc_rd_u32(q + 40);
+  got.tiling.max_verts_per_poly = opc_rd_u32(q + 44);
+  got.walkable_climb = opc_rd_f64(q + 48);
+  got.max_tiles = opc_rd_u32(q + 56);
   r->off += 60;
   if ((st = opm_check_tiling(&want->tiling, &got.tiling, "params.tiling.", OP_E_FORMAT, r->err)))
     return st;
   uint64_t wc;
   memcpy(&wc, &want->walkable_climb, sizeof wc);
-  if (opm_rd_u64(q + 48) != wc)
+  if (opc_rd_u64(q + 48) != wc)
     return op_fail_d(r->err, OP_E_FORMAT, "params.walkable_climb", got.walkable_climb,
                      "differs from the mesh's walkable_climb");
   if (got.max_tiles != want->max_tiles)
@@ -229,7 +200,7 @@ op_status opsn_open_section(opsn_rd *r, uint32_t k, opsn_rd *sub) {
   if (sver != OPSN_SECTION_VERSION)
     return opsn_fail_u(r, sver, "unsupported section version", "sections[%u].version", k);
   if ((st = opsn_need(r, 8, "sections[%u].length", k))) return st;
-  uint64_t plen = opm_rd_u64(r->p + r->off);
+  uint64_t plen = opc_rd_u64(r->p + r->off);
   r->off += 8;
   if (plen > r->n - r->off)
     return opsn_fail_u(r, plen, "section runs past the end of the data", "sections[%u].length", k);
@@ -271,7 +242,7 @@ static op_status read_tile(opsn_rd *r, const op_mesh *tmp, uint32_t i, op_tile *
   op_clear(&te);
   st = op_tile_load(r->p + r->off, tlen, &t, &te);
   if (st) { /* SNAP-013: the tile's own error, inside this record */
-    if (st == OP_E_NOMEM) return op_fail(r->err, st, "snapshot", "-", "out of memory");
+    if (st == OP_E_NOMEM) return opc_nomem(r->err, "snapshot");
     return opsn_fail(r, te.value, te.message, "tiles[%u].tile.%s", i, te.field);
   }
   r->off += tlen;
@@ -318,7 +289,7 @@ static op_status read_edits(opsn_rd *r, opm_occ *o, uint32_t i) {
   for (uint32_t k = 0; k < n; k++) {
     if ((st = opsn_need(r, 8, "tiles[%u].edits[%u]", i, k))) return st;
     const uint8_t *q = r->p + r->off;
-    uint32_t p = opm_rd_u32(q);
+    uint32_t p = opc_rd_u32(q);
     uint16_t fl = (uint16_t)(q[4] | (q[5] << 8));
     uint8_t ar = q[6], pad = q[7];
     if ((int64_t)p <= prev || p >= o->view.npolys)
@@ -354,10 +325,10 @@ static op_status read_slot_gen(opsn_rd *r, const op_mesh *tmp, const char *what,
 }
 
 static uint32_t free_slot(const opsn_slots *s, uint32_t j) {
-  return opm_rd_u32(s->free_p + 8 * (size_t)j);
+  return opc_rd_u32(s->free_p + 8 * (size_t)j);
 }
 static uint32_t free_gen(const opsn_slots *s, uint32_t j) {
-  return opm_rd_u32(s->free_p + 8 * (size_t)j + 4);
+  return opc_rd_u32(s->free_p + 8 * (size_t)j + 4);
 }
 
 void opsn_slots_init(opsn_slots *s, const op_mesh_params *p) {
@@ -406,7 +377,7 @@ op_status opsn_read_slots(opsn_rd *r, opsn_slots *sl) {
     if ((st = read_tile(r, tmp, i, &t))) return st;
     if (!opm_append(tmp, s, gen) || opm_install(tmp, tmp->nslots - 1, gen, t)) {
       op_tile_free(t);
-      return op_fail(r->err, OP_E_NOMEM, "snapshot", "-", "out of memory");
+      return opc_nomem(r->err, "snapshot");
     }
     if ((st = read_edits(r, tmp->slots[tmp->nslots - 1].occ, i))) return st;
   }
@@ -439,7 +410,7 @@ static int merge_free(opsn_slots *sl) {
 /* SNAP-001, SNAP-007 */
 op_status opsn_slots_finish(opsn_slots *s, op_error *err) {
   if (opm_relink_all(&s->tmp) || merge_free(s))
-    return op_fail(err, OP_E_NOMEM, "snapshot", "-", "out of memory");
+    return opc_nomem(err, "snapshot");
   return OP_OK;
 }
 

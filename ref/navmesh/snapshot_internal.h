@@ -20,16 +20,16 @@
 /* ------------------------------------------------------------ save */
 
 /* SNAP-002: magic, version, the parameter block, nsections. */
-void opsn_put_header(opm_buf *b, const op_mesh_params *p, uint32_t nsections);
+void opsn_put_header(opc_buf *b, const op_mesh_params *p, uint32_t nsections);
 /* SNAP-005: a section header with a zero length; returns where the length is. */
-size_t opsn_section_begin(opm_buf *b, uint32_t tag);
+size_t opsn_section_begin(opc_buf *b, uint32_t tag);
 /* Patches the section's length to the bytes written since opsn_section_begin. */
-void opsn_section_end(opm_buf *b, size_t len_at);
+void opsn_section_end(opc_buf *b, size_t len_at);
 /* SNAP-010, SNAP-011: the SLOT payload of m. On error (a tile that does not serialize) err
 ** is set and its kind returned; b is then to be freed. */
-op_status opsn_put_slots(opm_buf *b, const op_mesh *m, op_error *err);
+op_status opsn_put_slots(opc_buf *b, const op_mesh *m, op_error *err);
 /* Hands b's bytes to out, or frees them and fails with out_of_memory `snapshot`. */
-op_status opsn_finish(opm_buf *b, op_bytes *out, op_error *err);
+op_status opsn_finish(opc_buf *b, op_bytes *out, op_error *err);
 
 /* ------------------------------------------------------------ load */
 

@@ -5,12 +5,16 @@
 **
 ** An op_tile owns decoded copies of every array (what op_tile_view returns) and its
 ** canonical bytes (what op_tile_save returns); both are made once, at create or load.
+** Bytes are written and read with ref/core/bytes.h (little-endian, FMT-040); opt_clone
+** (declared in ref/navmesh/mesh_internal.h) copies a valid tile for the mesh (MESH-012).
 */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/internal.h"
 
 /* FMT-040 .. FMT-043: layout constants. */
@@ -59,56 +63,6 @@ static op_status fail_f(op_error *err, op_status k, const char *field, double v,
 
 static int is_neg_zero_f(float v) { return v == 0.0f && signbit(v); }
 static int is_neg_zero_d(double v) { return v == 0.0 && signbit(v); }
-
-static void put_u8(uint8_t *p, size_t *o, uint8_t v) { p[(*o)++] = v; }
-static void put_u16(uint8_t *p, size_t *o, uint16_t v) {
-  p[*o] = (uint8_t)v;
-  p[*o + 1] = (uint8_t)(v >> 8);
-  *o += 2;
-}
-static void put_u32(uint8_t *p, size_t *o, uint32_t v) {
-  for (int i = 0; i < 4; i++) p[*o + (size_t)i] = (uint8_t)(v >> (8 * i));
-  *o += 4;
-}
-static void put_u64(uint8_t *p, size_t *o, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[*o + (size_t)i] = (uint8_t)(v >> (8 * i));
-  *o += 8;
-}
-static void put_f32(uint8_t *p, size_t *o, float v) {
-  uint32_t u;
-  memcpy(&u, &v, 4);
-  put_u32(p, o, u);
-}
-static void put_f64(uint8_t *p, size_t *o, double v) {
-  uint64_t u;
-  memcpy(&u, &v, 8);
-  put_u64(p, o, u);
-}
-static uint16_t get_u16(const uint8_t *p, size_t o) {
-  return (uint16_t)(p[o] | (p[o + 1] << 8));
-}
-static uint32_t get_u32(const uint8_t *p, size_t o) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; i--) v = (v << 8) | p[o + (size_t)i];
-  return v;
-}
-static uint64_t get_u64(const uint8_t *p, size_t o) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = (v << 8) | p[o + (size_t)i];
-  return v;
-}
-static float get_f32(const uint8_t *p, size_t o) {
-  uint32_t u = get_u32(p, o);
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-static double get_f64(const uint8_t *p, size_t o) {
-  uint64_t u = get_u64(p, o);
-  double f;
-  memcpy(&f, &u, 8);
-  return f;
-}
 
 /* Field-name tails of a coordinate triple: "verts[i]" + ".x", "offmesh[i]" + ".start.x". */
 static const char *const PART_AX[3] = {".x", ".y", ".z"};
@@ -441,7 +395,7 @@ static op_status validate(const op_tile_desc *d, tgeom *g, op_error *err) {
       if ((s = check_nei(d, g, i, j, err))) return s;
   if (d->nverts) { /* FMT-013: every vertex is used by a polygon */
     uint8_t *used = calloc(d->nverts, 1);
-    if (!used) return op_fail(err, OP_E_NOMEM, "verts", "-", "out of memory");
+    if (!used) return opc_nomem(err, "verts");
     for (uint32_t i = 0; i < d->npolys; i++)
       for (unsigned j = 0; j < d->polys[i].nverts; j++) used[d->polys[i].verts[j]] = 1;
     for (uint32_t i = 0; i < d->nverts; i++)
@@ -470,57 +424,57 @@ static size_t tile_size(const op_tile_desc *d) {
 
 /* FMT-040 .. FMT-044: writes the canonical bytes of a validated tile into p (size bytes). */
 static void tile_write(const op_tile_desc *d, uint8_t *p, size_t size) {
-  size_t o = 0;
-  put_u8(p, &o, T_MAGIC0);
-  put_u8(p, &o, T_MAGIC1);
-  put_u8(p, &o, T_MAGIC2);
-  put_u8(p, &o, T_MAGIC3);
-  put_u32(p, &o, T_VERSION);
-  put_u32(p, &o, (uint32_t)d->x);
-  put_u32(p, &o, (uint32_t)d->z);
-  put_u32(p, &o, (uint32_t)d->layer);
-  for (int k = 0; k < 3; k++) put_f64(p, &o, d->tiling.origin[k]);
-  put_f64(p, &o, d->tiling.cell_size);
-  put_f64(p, &o, d->tiling.cell_height);
-  put_u32(p, &o, d->tiling.tile_cells);
-  put_u32(p, &o, d->tiling.max_verts_per_poly);
-  put_f64(p, &o, d->origin_y);
-  put_u32(p, &o, d->nverts);
-  put_u32(p, &o, d->npolys);
-  put_u32(p, &o, d->ndetail);
-  put_u32(p, &o, d->ndetail_verts);
-  put_u32(p, &o, d->ndetail_tris);
-  put_u32(p, &o, d->noffmesh);
-  put_u32(p, &o, (uint32_t)size);
-  for (size_t i = 0; i < 3 * (size_t)d->nverts; i++) put_f32(p, &o, d->verts[i]);
+  opc_buf b = {p, 0, size, 0}; /* capacity `size`: never reallocates */
+  opc_put_u8(&b, T_MAGIC0);
+  opc_put_u8(&b, T_MAGIC1);
+  opc_put_u8(&b, T_MAGIC2);
+  opc_put_u8(&b, T_MAGIC3);
+  opc_put_u32(&b, T_VERSION);
+  opc_put_u32(&b, (uint32_t)d->x);
+  opc_put_u32(&b, (uint32_t)d->z);
+  opc_put_u32(&b, (uint32_t)d->layer);
+  for (int k = 0; k < 3; k++) opc_put_f64(&b, d->tiling.origin[k]);
+  opc_put_f64(&b, d->tiling.cell_size);
+  opc_put_f64(&b, d->tiling.cell_height);
+  opc_put_u32(&b, d->tiling.tile_cells);
+  opc_put_u32(&b, d->tiling.max_verts_per_poly);
+  opc_put_f64(&b, d->origin_y);
+  opc_put_u32(&b, d->nverts);
+  opc_put_u32(&b, d->npolys);
+  opc_put_u32(&b, d->ndetail);
+  opc_put_u32(&b, d->ndetail_verts);
+  opc_put_u32(&b, d->ndetail_tris);
+  opc_put_u32(&b, d->noffmesh);
+  opc_put_u32(&b, (uint32_t)size);
+  for (size_t i = 0; i < 3 * (size_t)d->nverts; i++) opc_put_f32(&b, d->verts[i]);
   for (uint32_t i = 0; i < d->npolys; i++) {
     const op_poly_desc *q = &d->polys[i];
-    put_u8(p, &o, q->nverts);
-    put_u8(p, &o, q->area);
-    put_u16(p, &o, q->flags);
-    for (unsigned j = 0; j < q->nverts; j++) put_u16(p, &o, q->verts[j]);
-    for (unsigned j = 0; j < q->nverts; j++) put_u16(p, &o, q->neis[j]);
+    opc_put_u8(&b, q->nverts);
+    opc_put_u8(&b, q->area);
+    opc_put_u16(&b, q->flags);
+    for (unsigned j = 0; j < q->nverts; j++) opc_put_u16(&b, q->verts[j]);
+    for (unsigned j = 0; j < q->nverts; j++) opc_put_u16(&b, q->neis[j]);
   }
   for (uint32_t i = 0; i < d->ndetail; i++) {
-    put_u32(p, &o, d->detail[i].vert_base);
-    put_u32(p, &o, d->detail[i].tri_base);
-    put_u8(p, &o, d->detail[i].vert_count);
-    put_u8(p, &o, d->detail[i].tri_count);
+    opc_put_u32(&b, d->detail[i].vert_base);
+    opc_put_u32(&b, d->detail[i].tri_base);
+    opc_put_u8(&b, d->detail[i].vert_count);
+    opc_put_u8(&b, d->detail[i].tri_count);
   }
-  for (size_t i = 0; i < 3 * (size_t)d->ndetail_verts; i++) put_f32(p, &o, d->detail_verts[i]);
-  if (d->ndetail_tris) memcpy(p + o, d->detail_tris, 4 * (size_t)d->ndetail_tris);
-  o += 4 * (size_t)d->ndetail_tris;
+  for (size_t i = 0; i < 3 * (size_t)d->ndetail_verts; i++) opc_put_f32(&b, d->detail_verts[i]);
+  opc_put(&b, d->detail_tris, 4 * (size_t)d->ndetail_tris);
   for (uint32_t i = 0; i < d->noffmesh; i++) {
     const op_offmesh_desc *m = &d->offmesh[i];
-    for (int k = 0; k < 3; k++) put_f32(p, &o, m->start[k]);
-    for (int k = 0; k < 3; k++) put_f32(p, &o, m->end[k]);
-    put_f32(p, &o, m->radius);
-    put_u16(p, &o, m->flags);
-    put_u8(p, &o, m->area);
-    put_u8(p, &o, m->bidirectional);
-    put_u32(p, &o, m->user_id);
+    for (int k = 0; k < 3; k++) opc_put_f32(&b, m->start[k]);
+    for (int k = 0; k < 3; k++) opc_put_f32(&b, m->end[k]);
+    opc_put_f32(&b, m->radius);
+    opc_put_u16(&b, m->flags);
+    opc_put_u8(&b, m->area);
+    opc_put_u8(&b, m->bidirectional);
+    opc_put_u32(&b, m->user_id);
   }
-  put_u64(p, &o, op_hash64(p, o)); /* FMT-043: content id over every byte before it */
+  opc_put_u64(&b, op_hash64(b.p, b.len)); /* FMT-043: content id over every byte before it */
+  assert(!b.oom && b.len == size); /* the exact size was reserved: no growth */
 }
 
 /* ------------------------------------------------------------- the object */
@@ -567,9 +521,9 @@ static double canon_d(double v) { return v == 0.0 ? 0.0 : v; }
 static op_status tile_finish(op_tile *t, op_error *err) {
   t->nbytes = tile_size(&t->d);
   t->bytes = malloc(t->nbytes);
-  if (!t->bytes) return op_fail(err, OP_E_NOMEM, "tile", "-", "out of memory");
+  if (!t->bytes) return opc_nomem(err, "tile");
   tile_write(&t->d, t->bytes, t->nbytes);
-  t->id = get_u64(t->bytes, t->nbytes - 8);
+  t->id = opc_rd_u64(t->bytes + t->nbytes - 8);
   return OP_OK;
 }
 
@@ -596,11 +550,11 @@ op_status op_tile_create(const op_tile_desc *d, op_tile **out, op_error *err) {
       (d->noffmesh && !d->offmesh))
     return op_fail(err, OP_E_ARGUMENT, "tile", "NULL", "an array with a non-zero count is NULL");
   op_tile *t = calloc(1, sizeof *t);
-  if (!t) return op_fail(err, OP_E_NOMEM, "tile", "-", "out of memory");
+  if (!t) return opc_nomem(err, "tile");
   t->d = *d;
   if (!tile_alloc(t)) {
     tile_release(t);
-    return op_fail(err, OP_E_NOMEM, "tile", "-", "out of memory");
+    return opc_nomem(err, "tile");
   }
   for (int k = 0; k < 3; k++) t->d.tiling.origin[k] = canon_d(d->tiling.origin[k]);
   t->d.origin_y = canon_d(d->origin_y);
@@ -641,30 +595,30 @@ static op_status neg_zero(op_error *err, const char *field) {
 
 /* FMT-051 step 5: header fields. */
 static op_status load_header(const uint8_t *p, op_tile_desc *d, op_error *err) {
-  d->x = (int32_t)get_u32(p, 8);
-  d->z = (int32_t)get_u32(p, 12);
-  d->layer = (int32_t)get_u32(p, 16);
+  d->x = (int32_t)opc_rd_u32(p + 8);
+  d->z = (int32_t)opc_rd_u32(p + 12);
+  d->layer = (int32_t)opc_rd_u32(p + 16);
   static const char *names[6] = {"header.tiling.origin[0]", "header.tiling.origin[1]",
                                  "header.tiling.origin[2]", "header.tiling.cell_size",
                                  "header.tiling.cell_height", "header.origin_y"};
   static const size_t offs[6] = {20, 28, 36, 44, 52, 68};
   double v[6];
   for (int k = 0; k < 6; k++) {
-    v[k] = get_f64(p, offs[k]);
+    v[k] = opc_rd_f64(p + offs[k]);
     if (is_neg_zero_d(v[k])) return neg_zero(err, names[k]);
   }
   for (int k = 0; k < 3; k++) d->tiling.origin[k] = v[k];
   d->tiling.cell_size = v[3];
   d->tiling.cell_height = v[4];
   d->origin_y = v[5];
-  d->tiling.tile_cells = get_u32(p, 60);
-  d->tiling.max_verts_per_poly = get_u32(p, 64);
-  d->nverts = get_u32(p, 76);
-  d->npolys = get_u32(p, 80);
-  d->ndetail = get_u32(p, 84);
-  d->ndetail_verts = get_u32(p, 88);
-  d->ndetail_tris = get_u32(p, 92);
-  d->noffmesh = get_u32(p, 96);
+  d->tiling.tile_cells = opc_rd_u32(p + 60);
+  d->tiling.max_verts_per_poly = opc_rd_u32(p + 64);
+  d->nverts = opc_rd_u32(p + 76);
+  d->npolys = opc_rd_u32(p + 80);
+  d->ndetail = opc_rd_u32(p + 84);
+  d->ndetail_verts = opc_rd_u32(p + 88);
+  d->ndetail_tris = opc_rd_u32(p + 92);
+  d->noffmesh = opc_rd_u32(p + 96);
   return OP_OK;
 }
 
@@ -677,7 +631,7 @@ static op_status size_error(op_error *err, uint32_t size) {
 ** named arr[i] + part (e.g. "verts[3]" + ".x"). */
 static op_status load_f32(const uint8_t *p, size_t *o, float *v, const char *arr, uint32_t i,
                           const char *part, op_error *err) {
-  *v = get_f32(p, *o);
+  *v = opc_rd_f32(p + *o);
   *o += 4;
   if (!is_neg_zero_f(*v)) return OP_OK;
   char f[96];
@@ -688,7 +642,7 @@ static op_status load_f32(const uint8_t *p, size_t *o, float *v, const char *arr
 static op_status load_arrays(const uint8_t *p, size_t len, op_tile *t, op_error *err) {
   op_tile_desc *d = &t->d;
   const size_t end = len - 8;
-  const uint32_t size = get_u32(p, 100);
+  const uint32_t size = opc_rd_u32(p + 100);
   char f[96];
   /* framing */
   size_t o = T_HDR;
@@ -719,14 +673,14 @@ static op_status load_arrays(const uint8_t *p, size_t len, op_tile *t, op_error 
     op_poly_desc *q = &t->polys[i];
     q->nverts = p[o];
     q->area = p[o + 1];
-    q->flags = get_u16(p, o + 2);
+    q->flags = opc_rd_u16(p + o + 2);
     o += 4;
-    for (unsigned j = 0; j < q->nverts; j++, o += 2) q->verts[j] = get_u16(p, o);
-    for (unsigned j = 0; j < q->nverts; j++, o += 2) q->neis[j] = get_u16(p, o);
+    for (unsigned j = 0; j < q->nverts; j++, o += 2) q->verts[j] = opc_rd_u16(p + o);
+    for (unsigned j = 0; j < q->nverts; j++, o += 2) q->neis[j] = opc_rd_u16(p + o);
   }
   for (uint32_t i = 0; i < d->ndetail; i++, o += T_DETAIL) {
-    t->detail[i].vert_base = get_u32(p, o);
-    t->detail[i].tri_base = get_u32(p, o + 4);
+    t->detail[i].vert_base = opc_rd_u32(p + o);
+    t->detail[i].tri_base = opc_rd_u32(p + o + 4);
     t->detail[i].vert_count = p[o + 8];
     t->detail[i].tri_count = p[o + 9];
   }
@@ -743,10 +697,10 @@ static op_status load_arrays(const uint8_t *p, size_t len, op_tile *t, op_error 
     for (int k = 0; k < 3; k++)
       if ((s = load_f32(p, &o, &m->end[k], "offmesh", i, PART_END[k], err))) return s;
     if ((s = load_f32(p, &o, &m->radius, "offmesh", i, ".radius", err))) return s;
-    m->flags = get_u16(p, o);
+    m->flags = opc_rd_u16(p + o);
     m->area = p[o + 2];
     m->bidirectional = p[o + 3];
-    m->user_id = get_u32(p, o + 4);
+    m->user_id = opc_rd_u32(p + o + 4);
     o += 8;
   }
   return OP_OK;
@@ -764,10 +718,10 @@ op_status op_tile_load(const uint8_t *data, size_t len, op_tile **out, op_error 
     snprintf(hex, sizeof hex, "%02x%02x%02x%02x", data[0], data[1], data[2], data[3]);
     return op_fail(err, OP_E_FORMAT, "header.magic", hex, "not a OnePath tile (magic \"OPTL\")");
   }
-  if (get_u32(data, 4) != T_VERSION)
-    return op_fail_i(err, OP_E_FORMAT, "header.version", get_u32(data, 4), "unsupported tile version");
-  if ((uint64_t)get_u32(data, 100) != (uint64_t)len)
-    return op_fail_i(err, OP_E_FORMAT, "header.size", get_u32(data, 100),
+  if (opc_rd_u32(data + 4) != T_VERSION)
+    return op_fail_i(err, OP_E_FORMAT, "header.version", opc_rd_u32(data + 4), "unsupported tile version");
+  if ((uint64_t)opc_rd_u32(data + 100) != (uint64_t)len)
+    return op_fail_i(err, OP_E_FORMAT, "header.size", opc_rd_u32(data + 100),
                      "stated size differs from the byte length");
   op_tile_desc hd;
   memset(&hd, 0, sizeof hd);
@@ -777,11 +731,11 @@ op_status op_tile_load(const uint8_t *data, size_t len, op_tile **out, op_error 
   if (!s) s = check_counts(&hd, err);
   if (s) return s;
   op_tile *t = calloc(1, sizeof *t);
-  if (!t) return op_fail(err, OP_E_NOMEM, "tile", "-", "out of memory");
+  if (!t) return opc_nomem(err, "tile");
   t->d = hd;
   if (!tile_alloc(t)) {
     tile_release(t);
-    return op_fail(err, OP_E_NOMEM, "tile", "-", "out of memory");
+    return opc_nomem(err, "tile");
   }
   tile_point(t);
   s = load_arrays(data, len, t, err);
@@ -789,9 +743,9 @@ op_status op_tile_load(const uint8_t *data, size_t len, op_tile **out, op_error 
   if (!s) s = tile_finish(t, err);
   if (!s && (t->nbytes != len || memcmp(t->bytes, data, len - 8) != 0))
     s = op_fail(err, OP_E_FORMAT, "header", "-", "bytes are not canonical"); /* unreachable */
-  if (!s && t->id != get_u64(data, len - 8)) { /* FMT-043, FMT-051 step 10 */
+  if (!s && t->id != opc_rd_u64(data + len - 8)) { /* FMT-043, FMT-051 step 10 */
     char hex[24];
-    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)get_u64(data, len - 8));
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)opc_rd_u64(data + len - 8));
     s = op_fail(err, OP_E_FORMAT, "content_id", hex, "content id is not the hash of the tile");
   }
   if (s) {
@@ -808,7 +762,7 @@ op_status op_tile_save(const op_tile *t, op_bytes *out, op_error *err) {
   op_clear(err);
   if (!t || !out) return op_fail(err, OP_E_ARGUMENT, "tile", "NULL", "no tile or output");
   uint8_t *b = malloc(t->nbytes);
-  if (!b) return op_fail(err, OP_E_NOMEM, "tile", "-", "out of memory");
+  if (!b) return opc_nomem(err, "tile");
   memcpy(b, t->bytes, t->nbytes);
   out->data = b;
   out->len = t->nbytes;
@@ -820,7 +774,7 @@ uint64_t op_tile_content_id(const op_tile *t) { return t ? t->id : 0; }
 /* A copy of the valid tile t (FMT-040: the same canonical bytes, arrays and content id),
 ** made by copying instead of re-validating: for the mesh's private copies (MESH-012,
 ** ref/navmesh/mesh.c; declared in mesh_internal.h). NULL when memory runs out. */
-op_tile *op_tile_clone(const op_tile *t) {
+op_tile *opt_clone(const op_tile *t) {
   op_tile *c = calloc(1, sizeof *c);
   if (!c) return NULL;
   c->d = t->d;

@@ -45,6 +45,14 @@ int g2_orient(g2_point a, g2_point b, g2_point c) { /* G2D-011 */
   return d > 0 ? 1 : d < 0 ? -1 : 0;
 }
 
+void *g2_grow(void *v, size_t *cap, size_t n, size_t size, size_t first) {
+  if (n < *cap) return v;
+  size_t nc = *cap ? 2 * *cap : first;
+  void *p = realloc(v, nc * size);
+  if (p) *cap = nc;
+  return p;
+}
+
 void g2_pslg_free(g2_pslg *g) {
   if (!g) return;
   free(g->pts);
@@ -120,13 +128,9 @@ typedef struct ptvec {
 } ptvec;
 
 static int ptvec_push(ptvec *pv, g2_point p) {
-  if (pv->n == pv->cap) {
-    size_t nc = pv->cap ? pv->cap * 2 : 64;
-    g2_point *nv = realloc(pv->v, nc * sizeof *nv);
-    if (!nv) return 0;
-    pv->v = nv;
-    pv->cap = nc;
-  }
+  g2_point *nv = g2_grow(pv->v, &pv->cap, pv->n, sizeof *nv, 64);
+  if (!nv) return 0;
+  pv->v = nv;
   pv->v[pv->n++] = p;
   return 1;
 }
@@ -237,19 +241,11 @@ typedef struct segvec {
 } segvec;
 
 static int segvec_push(segvec *sv, aseg s) {
-  if (sv->n == sv->cap) {
-    size_t nc = sv->cap ? sv->cap * 2 : 64;
-    aseg *nv = realloc(sv->v, nc * sizeof *nv);
-    if (!nv) return 0;
-    sv->v = nv;
-    sv->cap = nc;
-  }
+  aseg *nv = g2_grow(sv->v, &sv->cap, sv->n, sizeof *nv, 64);
+  if (!nv) return 0;
+  sv->v = nv;
   sv->v[sv->n++] = s;
   return 1;
-}
-
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
 }
 
 /* A uniform grid over the bounding box of the segments, used only to find candidate
@@ -347,7 +343,7 @@ static op_status test_pair(const aseg *s, size_t i, size_t j, ptvec *hot, size_t
   if (++*ncross > G2_MAX_CROSSINGS)
     return op_fail_i(err, OP_E_LIMIT, "crossings", (long long)*ncross,
                      "more than 2^22 segment crossings");
-  return ptvec_push(hot, c) ? OP_OK : nomem(err);
+  return ptvec_push(hot, c) ? OP_OK : opc_nomem(err, "memory");
 }
 
 static int boxes_meet(const aseg *a, const aseg *b) {
@@ -357,135 +353,172 @@ static int boxes_meet(const aseg *a, const aseg *b) {
   return !(bxh < axl || bxl > axh || byh < ayl || byl > ayh);
 }
 
-/* One snap-rounding pass over the normalised segments s[0..n) (G2D-051..G2D-057).
-** Writes the new normalised segment list to *outv. */
-static op_status snap_pass(const aseg *s, size_t n, segvec *outv, op_error *err) {
-  ptvec hot = {0};
-  g2_point *byy = NULL;
-  uint8_t *big = NULL;
-  gindex gi = {0, 0, 1, 1, 1, NULL, NULL}, hi = {0, 0, 1, 1, 1, NULL, NULL};
-  hit *hits = NULL;
-  size_t hcap = 0;
-  op_status st = OP_OK;
-  /* G2D-051: endpoints */
-  for (size_t i = 0; i < n; i++)
-    if (!ptvec_push(&hot, s[i].p) || !ptvec_push(&hot, s[i].q)) { st = nomem(err); goto done; }
-  /* G2D-052: proper crossings among all pairs. Candidate pairs come from the grid: a
-  ** pair of non-big segments is tested in the one cell holding the lower-left corner of
-  ** the intersection of their boxes; a big segment is tested against every other. */
+/* G2D-052: proper crossings among all pairs, rounded, appended to hot. Candidate pairs
+** come from the grid gi: a pair of non-big segments is tested in the one cell holding the
+** lower-left corner of the intersection of their boxes; a big segment is tested against
+** every other. */
+static op_status hot_crossings(const aseg *s, size_t n, const gindex *gi, const uint8_t *big,
+                               ptvec *hot, op_error *err) {
   size_t ncross = 0;
-  big = malloc(n ? n : 1);
-  if (!big || !gindex_build(&gi, s, n, big)) { st = nomem(err); goto done; }
-  for (size_t c = 0; c < gi.g * gi.g; c++) {
-    size_t a0 = gi.start[c], a1 = gi.start[c + 1];
+  op_status st;
+  for (size_t c = 0; c < gi->g * gi->g; c++) {
+    size_t a0 = gi->start[c], a1 = gi->start[c + 1];
     for (size_t u = a0; u < a1; u++)
       for (size_t v = u + 1; v < a1; v++) {
-        size_t i = gi.items[u], j = gi.items[v];
+        size_t i = gi->items[u], j = gi->items[v];
         if (!boxes_meet(&s[i], &s[j])) continue;
         int64_t axl, ayl, axh, ayh, bxl, byl, bxh, byh;
         seg_box(&s[i], &axl, &ayl, &axh, &ayh);
         seg_box(&s[j], &bxl, &byl, &bxh, &byh);
         int64_t cx = axl > bxl ? axl : bxl, cy = ayl > byl ? ayl : byl;
-        if (gcell(cy, gi.y0, gi.ch, gi.g) * gi.g + gcell(cx, gi.x0, gi.cw, gi.g) != c) continue;
-        st = test_pair(s, i, j, &hot, &ncross, err);
-        if (st != OP_OK) goto done;
+        if (gcell(cy, gi->y0, gi->ch, gi->g) * gi->g + gcell(cx, gi->x0, gi->cw, gi->g) != c)
+          continue;
+        if ((st = test_pair(s, i, j, hot, &ncross, err)) != OP_OK) return st;
       }
   }
   for (size_t i = 0; i < n; i++) {
     if (!big[i]) continue;
     for (size_t j = 0; j < n; j++) {
       if (j == i || (big[j] && j < i) || !boxes_meet(&s[i], &s[j])) continue;
-      st = test_pair(s, i, j, &hot, &ncross, err);
-      if (st != OP_OK) goto done;
+      if ((st = test_pair(s, i, j, hot, &ncross, err)) != OP_OK) return st;
     }
   }
-  /* distinct hot pixels, sorted by (x, y) and by (y, x) */
-  if (hot.n > 1) qsort(hot.v, hot.n, sizeof *hot.v, pt_cmp);
+  return OP_OK;
+}
+
+/* The distinct hot pixels of one pass, in three orders for the candidate searches. */
+typedef struct hotset {
+  const g2_point *v; /* sorted by (x, y), distinct (borrowed: the pass's hot list) */
+  g2_point *byy;     /* the same points sorted by (y, x) (owned) */
+  size_t n;
+  gindex cells;      /* indices into v by cell of the segments' grid (owned) */
+} hotset;
+
+static void hotset_free(hotset *hs) {
+  free(hs->byy);
+  gindex_free(&hs->cells);
+}
+
+/* The hot pixels made distinct (hot->v sorted and deduplicated in place) and indexed by
+** (y, x) and by the cells of gi, into *hs. */
+static op_status hot_index(ptvec *hot, const gindex *gi, hotset *hs, op_error *err) {
+  if (hot->n > 1) qsort(hot->v, hot->n, sizeof *hot->v, pt_cmp);
   size_t nh = 0;
-  for (size_t i = 0; i < hot.n; i++)
-    if (!nh || g2_point_cmp(hot.v[nh - 1], hot.v[i]) != 0) hot.v[nh++] = hot.v[i];
-  byy = malloc((nh ? nh : 1) * sizeof *byy);
-  if (!byy) { st = nomem(err); goto done; }
-  if (nh) memcpy(byy, hot.v, nh * sizeof *byy);
-  if (nh > 1) qsort(byy, nh, sizeof *byy, pt_cmp_yx);
+  for (size_t i = 0; i < hot->n; i++)
+    if (!nh || g2_point_cmp(hot->v[nh - 1], hot->v[i]) != 0) hot->v[nh++] = hot->v[i];
+  hs->v = hot->v;
+  hs->n = nh;
+  hs->byy = malloc((nh ? nh : 1) * sizeof *hs->byy);
+  if (!hs->byy) return opc_nomem(err, "memory");
+  if (nh) memcpy(hs->byy, hot->v, nh * sizeof *hs->byy);
+  if (nh > 1) qsort(hs->byy, nh, sizeof *hs->byy, pt_cmp_yx);
   /* hot pixels by grid cell (the same grid as the segments) */
-  hi.x0 = gi.x0; hi.y0 = gi.y0; hi.cw = gi.cw; hi.ch = gi.ch; hi.g = gi.g;
-  hi.start = calloc(hi.g * hi.g + 1, sizeof *hi.start);
-  hi.items = malloc((nh ? nh : 1) * sizeof *hi.items);
-  if (!hi.start || !hi.items) { st = nomem(err); goto done; }
+  gindex *hi = &hs->cells;
+  hi->x0 = gi->x0; hi->y0 = gi->y0; hi->cw = gi->cw; hi->ch = gi->ch; hi->g = gi->g;
+  hi->start = calloc(hi->g * hi->g + 1, sizeof *hi->start);
+  hi->items = malloc((nh ? nh : 1) * sizeof *hi->items);
+  if (!hi->start || !hi->items) return opc_nomem(err, "memory");
   for (size_t k = 0; k < nh; k++)
-    hi.start[gcell(hot.v[k].y, hi.y0, hi.ch, hi.g) * hi.g + gcell(hot.v[k].x, hi.x0, hi.cw, hi.g) + 1]++;
-  for (size_t c = 0; c < hi.g * hi.g; c++) hi.start[c + 1] += hi.start[c];
+    hi->start[gcell(hot->v[k].y, hi->y0, hi->ch, hi->g) * hi->g +
+              gcell(hot->v[k].x, hi->x0, hi->cw, hi->g) + 1]++;
+  for (size_t c = 0; c < hi->g * hi->g; c++) hi->start[c + 1] += hi->start[c];
   for (size_t k = 0; k < nh; k++)
-    hi.items[hi.start[gcell(hot.v[k].y, hi.y0, hi.ch, hi.g) * hi.g + gcell(hot.v[k].x, hi.x0, hi.cw, hi.g)]++] = (uint32_t)k;
-  for (size_t c = hi.g * hi.g; c > 0; c--) hi.start[c] = hi.start[c - 1];
-  hi.start[0] = 0;
-  /* G2D-055, G2D-056: re-route every segment */
-  for (size_t i = 0; i < n; i++) {
-    g2_point p = s[i].p, q = s[i].q;
-    int64_t ylo = p.y < q.y ? p.y : q.y, yhi = p.y < q.y ? q.y : p.y;
-    size_t xa = lower_x(hot.v, nh, p.x), xb = lower_x(hot.v, nh, q.x + 1);
-    size_t ya = lower_y(byy, nh, ylo), yb = lower_y(byy, nh, yhi + 1);
-    const g2_point *cand = (xb - xa <= yb - ya) ? hot.v + xa : byy + ya;
-    size_t ncand = (xb - xa <= yb - ya) ? xb - xa : yb - ya;
-    /* non-big segments: candidates from the grid cells their box covers */
-    size_t cxa = 0, cxb = 0, cya = 0, cyb = 0;
-    int use_grid = 0;
-    if (!big[i]) {
-      cxa = gcell(p.x, hi.x0, hi.cw, hi.g); cxb = gcell(q.x, hi.x0, hi.cw, hi.g);
-      cya = gcell(ylo, hi.y0, hi.ch, hi.g); cyb = gcell(yhi, hi.y0, hi.ch, hi.g);
-      size_t inbox = 0;
-      for (size_t cy = cya; cy <= cyb; cy++)
-        inbox += hi.start[cy * hi.g + cxb + 1] - hi.start[cy * hi.g + cxa];
-      if (inbox < ncand) { use_grid = 1; ncand = inbox; }
-    }
-    g2_i128 dx = q.x - p.x, dy = q.y - p.y;
-    g2_i128 l1 = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
-    size_t nhit = 0;
-    size_t gcy = cya, gk = use_grid ? hi.start[cya * hi.g + cxa] : 0;
-    for (size_t k = 0; k < ncand; k++) {
-      g2_point h;
-      if (use_grid) {
-        /* rows cya..cyb, each the contiguous run of cells cxa..cxb */
-        while (gk >= hi.start[gcy * hi.g + cxb + 1]) {
-          gcy++;
-          gk = hi.start[gcy * hi.g + cxa];
-        }
-        h = hot.v[hi.items[gk++]];
-      } else {
-        h = cand[k];
-      }
-      if (h.x < p.x || h.x > q.x || h.y < ylo || h.y > yhi) continue;
-      g2_i128 cr = cross3(p, q, h);
-      if (cr < 0) cr = -cr;
-      if (2 * cr > l1) continue; /* the line misses the closed square around h */
-      tbound t;
-      if (!meets_cell(p, q, h, &t)) continue;
-      if (nhit == hcap) {
-        size_t nc = hcap ? hcap * 2 : 16;
-        hit *nv = realloc(hits, nc * sizeof *nv);
-        if (!nv) { st = nomem(err); goto done; }
-        hits = nv;
-        hcap = nc;
-      }
-      hits[nhit].t = t;
-      hits[nhit].h = h;
-      nhit++;
-    }
-    if (nhit > 1) qsort(hits, nhit, sizeof *hits, hit_cmp);
-    for (size_t k = 0; k + 1 < nhit; k++) { /* G2D-057 */
-      aseg f = {hits[k].h, hits[k + 1].h, s[i].flags, s[i].wind};
-      if (!segvec_push(outv, f)) { st = nomem(err); goto done; }
-    }
+    hi->items[hi->start[gcell(hot->v[k].y, hi->y0, hi->ch, hi->g) * hi->g +
+                        gcell(hot->v[k].x, hi->x0, hi->cw, hi->g)]++] = (uint32_t)k;
+  for (size_t c = hi->g * hi->g; c > 0; c--) hi->start[c] = hi->start[c - 1];
+  hi->start[0] = 0;
+  return OP_OK;
+}
+
+/* The hits along one segment (the array is reused from segment to segment). */
+typedef struct hitvec {
+  hit *v;
+  size_t cap;
+} hitvec;
+
+/* G2D-055 .. G2D-057: segment a (big: not on the grid) re-routed through the centres of
+** the hot pixels whose rounding cell it meets, in order along it; the pieces appended to
+** outv. */
+static op_status reroute(const aseg *a, int big, const hotset *hs, hitvec *hv, segvec *outv,
+                         op_error *err) {
+  const gindex *hi = &hs->cells;
+  size_t nh = hs->n;
+  g2_point p = a->p, q = a->q;
+  int64_t ylo = p.y < q.y ? p.y : q.y, yhi = p.y < q.y ? q.y : p.y;
+  size_t xa = lower_x(hs->v, nh, p.x), xb = lower_x(hs->v, nh, q.x + 1);
+  size_t ya = lower_y(hs->byy, nh, ylo), yb = lower_y(hs->byy, nh, yhi + 1);
+  const g2_point *cand = (xb - xa <= yb - ya) ? hs->v + xa : hs->byy + ya;
+  size_t ncand = (xb - xa <= yb - ya) ? xb - xa : yb - ya;
+  /* non-big segments: candidates from the grid cells their box covers */
+  size_t cxa = 0, cxb = 0, cya = 0, cyb = 0;
+  int use_grid = 0;
+  if (!big) {
+    cxa = gcell(p.x, hi->x0, hi->cw, hi->g); cxb = gcell(q.x, hi->x0, hi->cw, hi->g);
+    cya = gcell(ylo, hi->y0, hi->ch, hi->g); cyb = gcell(yhi, hi->y0, hi->ch, hi->g);
+    size_t inbox = 0;
+    for (size_t cy = cya; cy <= cyb; cy++)
+      inbox += hi->start[cy * hi->g + cxb + 1] - hi->start[cy * hi->g + cxa];
+    if (inbox < ncand) { use_grid = 1; ncand = inbox; }
   }
-  outv->n = normalise(outv->v, outv->n);
-done:
+  g2_i128 dx = q.x - p.x, dy = q.y - p.y;
+  g2_i128 l1 = (dx < 0 ? -dx : dx) + (dy < 0 ? -dy : dy);
+  size_t nhit = 0;
+  size_t gcy = cya, gk = use_grid ? hi->start[cya * hi->g + cxa] : 0;
+  for (size_t k = 0; k < ncand; k++) {
+    g2_point h;
+    if (use_grid) {
+      /* rows cya..cyb, each the contiguous run of cells cxa..cxb */
+      while (gk >= hi->start[gcy * hi->g + cxb + 1]) {
+        gcy++;
+        gk = hi->start[gcy * hi->g + cxa];
+      }
+      h = hs->v[hi->items[gk++]];
+    } else {
+      h = cand[k];
+    }
+    if (h.x < p.x || h.x > q.x || h.y < ylo || h.y > yhi) continue;
+    g2_i128 cr = cross3(p, q, h);
+    if (cr < 0) cr = -cr;
+    if (2 * cr > l1) continue; /* the line misses the closed square around h */
+    tbound t;
+    if (!meets_cell(p, q, h, &t)) continue;
+    hit *nv = g2_grow(hv->v, &hv->cap, nhit, sizeof *nv, 16);
+    if (!nv) return opc_nomem(err, "memory");
+    hv->v = nv;
+    hv->v[nhit].t = t;
+    hv->v[nhit].h = h;
+    nhit++;
+  }
+  if (nhit > 1) qsort(hv->v, nhit, sizeof *hv->v, hit_cmp); /* G2D-056 */
+  for (size_t k = 0; k + 1 < nhit; k++) { /* G2D-057 */
+    aseg f = {hv->v[k].h, hv->v[k + 1].h, a->flags, a->wind};
+    if (!segvec_push(outv, f)) return opc_nomem(err, "memory");
+  }
+  return OP_OK;
+}
+
+/* One snap-rounding pass over the normalised segments s[0..n) (G2D-051..G2D-057).
+** Writes the new normalised segment list to *outv. */
+static op_status snap_pass(const aseg *s, size_t n, segvec *outv, op_error *err) {
+  ptvec hot = {0};
+  uint8_t *big = malloc(n ? n : 1);
+  gindex gi = {0, 0, 1, 1, 1, NULL, NULL};
+  hotset hs = {NULL, NULL, 0, {0, 0, 1, 1, 1, NULL, NULL}};
+  hitvec hv = {NULL, 0};
+  op_status st = big ? OP_OK : opc_nomem(err, "memory");
+  for (size_t i = 0; st == OP_OK && i < n; i++) /* G2D-051: endpoints */
+    if (!ptvec_push(&hot, s[i].p) || !ptvec_push(&hot, s[i].q)) st = opc_nomem(err, "memory");
+  if (st == OP_OK && !gindex_build(&gi, s, n, big)) st = opc_nomem(err, "memory");
+  if (st == OP_OK) st = hot_crossings(s, n, &gi, big, &hot, err); /* G2D-052 */
+  if (st == OP_OK) st = hot_index(&hot, &gi, &hs, err);
+  for (size_t i = 0; st == OP_OK && i < n; i++) /* G2D-055, G2D-056 */
+    st = reroute(&s[i], big[i], &hs, &hv, outv, err);
+  if (st == OP_OK) outv->n = normalise(outv->v, outv->n);
   free(hot.v);
-  free(byy);
   free(big);
   gindex_free(&gi);
-  gindex_free(&hi);
-  free(hits);
+  hotset_free(&hs);
+  free(hv.v);
   return st;
 }
 
@@ -525,7 +558,7 @@ op_status g2_arrange(const g2_point *pts, size_t npts, const g2_seg *segs, size_
   segvec cur = {0}, nxt = {0};
   op_status st = OP_OK;
   cur.v = malloc((nsegs ? nsegs : 1) * sizeof *cur.v);
-  if (!cur.v) return nomem(err);
+  if (!cur.v) return opc_nomem(err, "memory");
   cur.cap = nsegs ? nsegs : 1;
   for (size_t i = 0; i < nsegs; i++) {
     aseg t = {pts[segs[i].a], pts[segs[i].b], segs[i].flags, segs[i].wind};
@@ -550,7 +583,7 @@ op_status g2_arrange(const g2_point *pts, size_t npts, const g2_seg *segs, size_
   {
     g2_point *pv = malloc((cur.n ? 2 * cur.n : 1) * sizeof *pv);
     g2_seg *sv = malloc((cur.n ? cur.n : 1) * sizeof *sv);
-    if (!pv || !sv) { free(pv); free(sv); st = nomem(err); goto fail; }
+    if (!pv || !sv) { free(pv); free(sv); st = opc_nomem(err, "memory"); goto fail; }
     size_t np = 0;
     for (size_t i = 0; i < cur.n; i++) { pv[np++] = cur.v[i].p; pv[np++] = cur.v[i].q; }
     qsort(pv, np, sizeof *pv, pt_cmp);

@@ -222,13 +222,9 @@ static int is_cons(const cdt *c, uint32_t u, uint32_t v) {
 }
 
 static int push(cdt *c, uint32_t u, uint32_t v) {
-  if (c->nstack + 2 > c->capstack) {
-    size_t nc = c->capstack ? 2 * c->capstack : 256;
-    uint32_t *s = realloc(c->stack, nc * sizeof *s);
-    if (!s) return -1;
-    c->stack = s;
-    c->capstack = nc;
-  }
+  uint32_t *s = g2_grow(c->stack, &c->capstack, c->nstack + 1, sizeof *s, 256); /* 2 more */
+  if (!s) return -1;
+  c->stack = s;
   c->stack[c->nstack++] = u;
   c->stack[c->nstack++] = v;
   return 0;
@@ -523,10 +519,6 @@ static void cdt_release(cdt *c) {
   emap_free(&c->cons);
 }
 
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "region", "", "out of memory in the triangulation");
-}
-
 /* Winding of the crossing u -> v seen from its left side (G2D-206): the segment's
 ** wind when its stored direction is u -> v, minus it otherwise; 0 for non-constraints. */
 static int32_t edge_wind(const cdt *c, const g2_pslg *g, uint32_t u, uint32_t v) {
@@ -535,7 +527,9 @@ static int32_t edge_wind(const cdt *c, const g2_pslg *g, uint32_t u, uint32_t v)
   return g->segs[s].a == u ? g->segs[s].wind : -g->segs[s].wind;
 }
 
-op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err) {
+/* G2D-200: the input an arrangement gives: a point count that fits, points sorted and
+** distinct, segment endpoints valid and distinct. */
+static op_status check_pslg(const g2_pslg *g, op_error *err) {
   size_t n = g->npts;
   if (n >= 0x7fffffffu / 2)
     return op_fail_i(err, OP_E_LIMIT, "points", (long long)n, "too many points to triangulate");
@@ -546,6 +540,85 @@ op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err) {
   for (size_t s = 0; s < g->nsegs; s++)
     if (g->segs[s].a >= n || g->segs[s].b >= n || g->segs[s].a == g->segs[s].b)
       return op_fail_i(err, OP_E_ARGUMENT, "segments", (long long)s, "bad segment endpoints");
+  return OP_OK;
+}
+
+/* G2D-201 .. G2D-205 on c (set up for g): the Delaunay triangulation, every segment
+** inserted once (a repeated one is skipped), then the final legalisation. */
+static op_status triangulate(cdt *c, const g2_pslg *g, op_error *err) {
+  op_status st = OP_OK;
+  int rc = build_dt(c);
+  for (size_t s = 0; rc == 0 && s < g->nsegs; s++) {
+    uint32_t a = g->segs[s].a, b = g->segs[s].b;
+    if (emap_get(&c->cons, a < b ? a : b, a < b ? b : a) != G2_NO_TRI) continue;
+    emap_put(&c->cons, a < b ? a : b, a < b ? b : a, (uint32_t)s);
+    if (c->nt) rc = insert_seg(c, a, b); /* collinear points: no triangles at all */
+    if (rc == -1) { st = op_fail_i(err, OP_E_ARGUMENT, "segments", (long long)s,
+                                    "segment crosses a point or another segment"); }
+  }
+  if (rc == 0) rc = legalize_all(c);
+  if (rc == -2) st = opc_nomem(err, "region");
+  else if (rc == -1 && st == OP_OK)
+    st = op_fail(err, OP_E_ARGUMENT, "points", "", "triangulation precondition broken");
+  return st;
+}
+
+/* G2D-207: the live triangles of c, each from its smallest vertex, sorted, with their
+** neighbours and constraint bits, into r (arrays allocated by the caller, nt triangles).
+** o: nt + 1 and map: c->nt + 1 scratch entries. */
+static void canonical_order(const cdt *c, size_t nt, otri *o, uint32_t *map, g2_cdt *r) {
+  size_t k = 0;
+  for (uint32_t t = 0; t < c->nt; t++) {
+    const uint32_t *v = &c->v[3 * t];
+    if (v[0] == G2_NO_TRI) continue;
+    int m = v[0] < v[1] ? (v[0] < v[2] ? 0 : 2) : (v[1] < v[2] ? 1 : 2);
+    for (int i = 0; i < 3; i++) o[k].v[i] = v[(m + i) % 3];
+    o[k].old = t;
+    k++;
+  }
+  qsort(o, nt, sizeof *o, otri_cmp);
+  for (size_t i = 0; i < nt; i++) map[o[i].old] = (uint32_t)i;
+  for (size_t i = 0; i < nt; i++)
+    for (int j = 0; j < 3; j++) {
+      uint32_t u = o[i].v[j], w = o[i].v[(j + 1) % 3];
+      r->tri[3 * i + j] = u;
+      uint32_t nb = emap_get(&c->e, w, u);
+      r->nei[3 * i + j] = nb == G2_NO_TRI ? G2_NO_TRI : map[nb];
+      if (is_cons(c, u, w)) r->cons[i] |= (uint8_t)(1u << j);
+    }
+}
+
+/* G2D-206: winding numbers, from the outside (0) across the hull inwards, breadth first.
+** queue: nt + 1 entries; seen: nt + 1 zeroed bytes. */
+static void windings(const cdt *c, const g2_pslg *g, g2_cdt *r, uint32_t *queue,
+                     uint8_t *seen) {
+  size_t nt = r->ntris, qh = 0, qt = 0;
+  for (size_t i = 0; i < nt; i++)
+    for (int j = 0; j < 3; j++)
+      if (r->nei[3 * i + j] == G2_NO_TRI && !seen[i]) {
+        uint32_t u = r->tri[3 * i + j], w = r->tri[3 * i + (j + 1) % 3];
+        r->wind[i] = edge_wind(c, g, u, w);
+        seen[i] = 1;
+        queue[qt++] = (uint32_t)i;
+      }
+  while (qh < qt) {
+    uint32_t i = queue[qh++];
+    for (int j = 0; j < 3; j++) {
+      uint32_t nb = r->nei[3 * i + j];
+      if (nb == G2_NO_TRI || seen[nb]) continue;
+      uint32_t u = r->tri[3 * i + j], w = r->tri[3 * i + (j + 1) % 3];
+      r->wind[nb] = r->wind[i] - edge_wind(c, g, u, w);
+      seen[nb] = 1;
+      queue[qt++] = nb;
+    }
+  }
+}
+
+/* G2D-200 .. G2D-207 by the steps above; on failure *out is untouched. */
+op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err) {
+  op_status st = check_pslg(g, err);
+  if (st) return st;
+  size_t n = g->npts;
   cdt c;
   memset(&c, 0, sizeof c);
   c.p = g->pts;
@@ -557,25 +630,9 @@ op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err) {
   if (!c.v || !c.freel || !c.vt || emap_init(&c.e, 3 * c.cap) ||
       emap_init(&c.cons, g->nsegs)) {
     cdt_release(&c);
-    return nomem(err);
+    return opc_nomem(err, "region");
   }
-  op_status st = OP_OK;
-  int rc = build_dt(&c);
-  for (size_t s = 0; rc == 0 && s < g->nsegs; s++) {
-    uint32_t a = g->segs[s].a, b = g->segs[s].b;
-    if (emap_get(&c.cons, a < b ? a : b, a < b ? b : a) != G2_NO_TRI) continue;
-    emap_put(&c.cons, a < b ? a : b, a < b ? b : a, (uint32_t)s);
-    if (c.nt) rc = insert_seg(&c, a, b); /* collinear points: no triangles at all */
-    if (rc == -1) { st = op_fail_i(err, OP_E_ARGUMENT, "segments", (long long)s,
-                                    "segment crosses a point or another segment"); }
-  }
-  if (rc == 0) rc = legalize_all(&c);
-  if (rc == -2) st = nomem(err);
-  else if (rc == -1 && st == OP_OK)
-    st = op_fail(err, OP_E_ARGUMENT, "points", "", "triangulation precondition broken");
-  if (st) { cdt_release(&c); return st; }
-
-  /* G2D-207: canonical order */
+  if ((st = triangulate(&c, g, err))) { cdt_release(&c); return st; }
   size_t nt = c.nt - c.nfree;
   otri *o = malloc((nt + 1) * sizeof *o);
   uint32_t *map = malloc((c.nt + 1) * sizeof *map);
@@ -590,48 +647,10 @@ op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err) {
   uint8_t *seen = calloc(nt + 1, 1);
   if (!o || !map || !r.tri || !r.nei || !r.cons || !r.wind || !queue || !seen) {
     free(o); free(map); free(queue); free(seen); g2_cdt_free(&r); cdt_release(&c);
-    return nomem(err);
+    return opc_nomem(err, "region");
   }
-  size_t k = 0;
-  for (uint32_t t = 0; t < c.nt; t++) {
-    const uint32_t *v = &c.v[3 * t];
-    if (v[0] == G2_NO_TRI) continue;
-    int m = v[0] < v[1] ? (v[0] < v[2] ? 0 : 2) : (v[1] < v[2] ? 1 : 2);
-    for (int i = 0; i < 3; i++) o[k].v[i] = v[(m + i) % 3];
-    o[k].old = t;
-    k++;
-  }
-  qsort(o, nt, sizeof *o, otri_cmp);
-  for (size_t i = 0; i < nt; i++) map[o[i].old] = (uint32_t)i;
-  for (size_t i = 0; i < nt; i++)
-    for (int j = 0; j < 3; j++) {
-      uint32_t u = o[i].v[j], w = o[i].v[(j + 1) % 3];
-      r.tri[3 * i + j] = u;
-      uint32_t nb = emap_get(&c.e, w, u);
-      r.nei[3 * i + j] = nb == G2_NO_TRI ? G2_NO_TRI : map[nb];
-      if (is_cons(&c, u, w)) r.cons[i] |= (uint8_t)(1u << j);
-    }
-  /* G2D-206: winding numbers, from the outside (0) across the hull inwards */
-  size_t qh = 0, qt = 0;
-  for (size_t i = 0; i < nt; i++)
-    for (int j = 0; j < 3; j++)
-      if (r.nei[3 * i + j] == G2_NO_TRI && !seen[i]) {
-        uint32_t u = r.tri[3 * i + j], w = r.tri[3 * i + (j + 1) % 3];
-        r.wind[i] = edge_wind(&c, g, u, w);
-        seen[i] = 1;
-        queue[qt++] = (uint32_t)i;
-      }
-  while (qh < qt) {
-    uint32_t i = queue[qh++];
-    for (int j = 0; j < 3; j++) {
-      uint32_t nb = r.nei[3 * i + j];
-      if (nb == G2_NO_TRI || seen[nb]) continue;
-      uint32_t u = r.tri[3 * i + j], w = r.tri[3 * i + (j + 1) % 3];
-      r.wind[nb] = r.wind[i] - edge_wind(&c, g, u, w);
-      seen[nb] = 1;
-      queue[qt++] = nb;
-    }
-  }
+  canonical_order(&c, nt, o, map, &r); /* G2D-207 */
+  windings(&c, g, &r, queue, seen);     /* G2D-206 */
   free(o); free(map); free(queue); free(seen);
   cdt_release(&c);
   *out = r;

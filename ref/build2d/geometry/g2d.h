@@ -2,8 +2,10 @@
 ** g2d.h -- internal 2D geometry types of the 2D builder (spec/build2d-geometry.md):
 ** the snap grid (G2D-001..), the planar straight-line graph (PSLG), the canonical Region,
 ** the snap-rounded arrangement, and the Region operations (from outlines, from a tile
-** map, difference, shrink). Shared by ref/build2d/geometry/region.c, ref/build2d/geometry/arrange.c, ref/build2d/geometry/shrink.c (2D
-** GEOMETRY) and the triangulation / tile code (2D TILES). Internal: not public API.
+** map, difference, shrink), the triangulation and the convex partition. Implemented by
+** the .c files of ref/build2d/geometry/; used from above by ref/build2d/tiles/ (whose Slice
+** stage, t2_, is declared in ref/build2d/tiles/slice2d.h) and ref/build3d/polys/ (the detail
+** mesh's CDT). Internal: not public API.
 **
 ** Stability: additive changes only.
 */
@@ -14,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/internal.h"
+#include "onepath_geometry2d.h"
 
 /* ------------------------------------------------------------------ snap grid */
 
@@ -25,10 +28,6 @@
 #define G2_GRID_MAX ((int64_t)1 << 37)
 
 __extension__ typedef __int128 g2_i128; /* exact products (G2D-004) */
-
-typedef struct g2_point {
-  int64_t x, y; /* grid coordinates */
-} g2_point;
 
 /* World coordinate -> grid (G2D-002): RoundHalfEven(w * 2^snap_bits). `field` names the
 ** value in the error (OP_E_RANGE when w is not finite or |w| > 2^21; OP_E_RANGE naming
@@ -69,6 +68,14 @@ typedef struct g2_pslg {
 
 void g2_pslg_free(g2_pslg *g); /* frees the arrays, zeroes the struct; NULL-safe */
 
+/* Room for element n of a growing array v of *cap elements of `size` bytes (the one
+** helper of the 2D builder's growing lists): v itself when n < *cap, else v reallocated
+** to twice *cap (`first` when *cap is 0) and *cap updated. NULL when out of memory (v and
+** *cap unchanged; v still owned by the caller). Each typed list keeps a four-line push
+** over it (ptvec, segvec in arrange.c; ringbuf, pslgbuf in region.c): the shape repeats
+** because C has no generic element type, not the logic. */
+void *g2_grow(void *v, size_t *cap, size_t n, size_t size, size_t first);
+
 /* ------------------------------------------------------------------ arrangement */
 
 /* Limits (G2D-070): input segments and proper crossings found in one pass. */
@@ -88,45 +95,9 @@ op_status g2_arrange(const g2_point *pts, size_t npts, const g2_seg *segs, size_
 
 /* ------------------------------------------------------------------ Region */
 
-/* A canonical region (G2D-090..): closed rings on the grid; the region lies to the left
-** of every directed ring edge (outer rings counter-clockwise, holes clockwise); each ring
-** starts at its lexicographically smallest vertex; no vertex repeats inside a ring; rings
-** sorted by their first vertex, then by the second vertex (G2D-094). Ring r is
-** pts[ring_start[r] .. ring_start[r + 1]); ring_start has nrings + 1 entries
-** (ring_start[0] = 0; regions made by this module always have the array, but a zeroed
-** struct, ring_start NULL and nrings 0, is also a valid empty region). */
-typedef struct g2_region {
-  int snap_bits;
-  g2_point *pts;       /* owned */
-  size_t npts;
-  size_t *ring_start;  /* owned, nrings + 1 entries */
-  size_t nrings;
-} g2_region;
-
-void g2_region_free(g2_region *r); /* frees the arrays, zeroes the struct; NULL-safe */
-
-/* One closed outline in world coordinates: count points, x = xy[2i], y = xy[2i + 1];
-** the closing edge from the last point to the first is implied. */
-typedef struct g2_outline {
-  const double *xy;
-  size_t count;
-} g2_outline;
-
-/* Union of the outlines (G2D-020..): a point is inside when some outline winds around
-** it a non-zero number of times. Field names in errors: "Outlines[i][j].x" / ".y". */
-op_status g2_region_from_outlines(const g2_outline *outlines, size_t n, int snap_bits,
-                                  g2_region *out, op_error *err);
-
-/* Union of the true cells of a tile map (G2D-030..): cells[row * width + col] != 0 is
-** walkable; cell (col, row) spans world [ox + col*cell, ox + (col+1)*cell] x
-** [oy + row*cell, oy + (row+1)*cell], each corner rounded to the grid. */
-op_status g2_region_from_tilemap(const uint8_t *cells, int32_t width, int32_t height,
-                                 double ox, double oy, double cell_size, int snap_bits,
-                                 g2_region *out, op_error *err);
-
-/* Region minus the union of the obstacle outlines (G2D-035). */
-op_status g2_region_difference(const g2_region *r, const g2_outline *obstacles, size_t n,
-                               g2_region *out, op_error *err);
+/* g2_point, g2_region, g2_outline, g2_region_free, g2_region_from_outlines,
+** g2_region_from_tilemap, g2_region_difference, g2_region_shrink, g2_polys and
+** g2_polys_free are declared in include/onepath_geometry2d.h (kit tier). */
 
 /* The region's boundary as a PSLG: every ring edge a segment with G2_SEG_BOUNDARY,
 ** wind +1, directed as in the ring (a, b not sorted). Points in ring order. */
@@ -157,9 +128,6 @@ op_status g2_region_copy(const g2_region *r, g2_region *out, op_error *err);
 ** of 4 in [8, 1024]). agent_radius > 0, cell_size > 0. */
 int g2_arc_steps(double agent_radius, double cell_size);
 
-/* Shrink by the agent radius (G2D-120..): radius 0 copies the region. */
-op_status g2_region_shrink(const g2_region *r, double agent_radius, double cell_size,
-                           g2_region *out, op_error *err);
 
 
 /* ------------------------------------ triangulation and partition (2D TILES) */
@@ -192,37 +160,9 @@ op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err);
 ** be removed. Polygons of at most max_verts vertices, each starting at its smallest
 ** point index, sorted by (first, second) vertex. Polygon p is
 ** verts[start[p] .. start[p + 1]). */
-typedef struct g2_polys {
-  size_t npolys;
-  uint32_t *start; /* owned, npolys + 1 */
-  uint32_t *verts; /* owned */
-} g2_polys;
-void g2_polys_free(g2_polys *p); /* NULL-safe; zeroes the struct */
+/* (g2_polys and g2_polys_free: include/onepath_geometry2d.h) */
 op_status g2_partition(const g2_point *pts, size_t npts, const uint32_t *tris,
                        const uint8_t *fixed, size_t ntris, uint32_t max_verts,
                        g2_polys *out, op_error *err);
-
-
-/* Slice (spec/build2d-tiles.md, T2D-030..T2D-044; ref/build2d/tiles/slice2d.c; 2D TILES): tile lines,
-** the arrangement with cut lines, the triangulation, triangles to tiles, the convex
-** partition per tile. Tile lines along x are the grid values of the world values
-** fl(origin_x + fl(k * tile_world)) (T2D-030), along y the same from origin_y. */
-typedef struct g2_tile_polys {
-  int64_t col, row;   /* tile coordinates (x, z of the format) */
-  int64_t line[4];    /* grid lines: x low, y low, x high, y high */
-  g2_point *pts;      /* owned: used points in (x, y) order */
-  size_t npts;
-  g2_polys polys;     /* indices into pts */
-} g2_tile_polys;
-typedef struct g2_slice {
-  g2_tile_polys *tiles; /* owned; ascending (row, col) */
-  size_t ntiles;
-} g2_slice;
-void g2_slice_free(g2_slice *s); /* NULL-safe; zeroes the struct */
-/* The grid value of tile line k (T2D-030); 0 and *ok = 0 when |value| > 2^21. */
-int64_t g2_tile_line(double origin, double tile_world, int64_t k, int snap_bits, int *ok);
-op_status g2_slice_region(const g2_region *r, const double origin[2], double tile_world,
-                          double cell_size, uint32_t max_verts, g2_slice *out,
-                          op_error *err);
 
 #endif

@@ -12,11 +12,6 @@
 
 #include "build2d/geometry/g2d.h"
 
-static int orient(g2_point a, g2_point b, g2_point c) {
-  g2_i128 d = (g2_i128)(b.x - a.x) * (c.y - a.y) - (g2_i128)(b.y - a.y) * (c.x - a.x);
-  return d > 0 ? 1 : d < 0 ? -1 : 0;
-}
-
 typedef struct dedge { uint32_t lo, hi, t; uint8_t i, fwd; } dedge;
 
 static int dedge_cmp(const void *pa, const void *pb) {
@@ -63,7 +58,7 @@ static int ppoly_cmp(const void *pa, const void *pb) {
 ** straight on (collinear, continuing in the same direction). A reversal (a spike, as
 ** when two polygons share two collinear edges) is refused. */
 static int turn_ok(g2_point a, g2_point b, g2_point c) {
-  int o = orient(a, b, c);
+  int o = g2_orient(a, b, c); /* G2D-004: exact */
   if (o) return o > 0;
   g2_i128 dot = (g2_i128)(b.x - a.x) * (c.x - b.x) + (g2_i128)(b.y - a.y) * (c.y - b.y);
   return dot > 0;
@@ -105,9 +100,10 @@ void g2_polys_free(g2_polys *p) {
   memset(p, 0, sizeof *p);
 }
 
-op_status g2_partition(const g2_point *pts, size_t npts, const uint32_t *tris,
-                       const uint8_t *fixed, size_t ntris, uint32_t max_verts,
-                       g2_polys *out, op_error *err) {
+/* The input rules: max_verts in [3, 12], a triangle count that fits, every triangle
+** counter-clockwise on the grid with indices below npts. */
+static op_status check_input(const g2_point *pts, size_t npts, const uint32_t *tris,
+                             size_t ntris, uint32_t max_verts, op_error *err) {
   if (max_verts < 3 || max_verts > OP_MAX_VERTS_PER_POLY)
     return op_fail_i(err, OP_E_RANGE, "MaxVertsPerPoly", max_verts, "must be in [3, 12]");
   if (ntris >= 0x7fffffffu / 3)
@@ -115,18 +111,15 @@ op_status g2_partition(const g2_point *pts, size_t npts, const uint32_t *tris,
   for (size_t t = 0; t < ntris; t++) {
     const uint32_t *v = &tris[3 * t];
     if (v[0] >= npts || v[1] >= npts || v[2] >= npts ||
-        orient(pts[v[0]], pts[v[1]], pts[v[2]]) <= 0)
+        g2_orient(pts[v[0]], pts[v[1]], pts[v[2]]) <= 0)
       return op_fail_i(err, OP_E_ARGUMENT, "triangles", (long long)t,
                        "triangle is not counter-clockwise on the grid");
   }
-  dedge *e = malloc((3 * ntris + 1) * sizeof *e);
-  diag *d = malloc((3 * ntris / 2 + 1) * sizeof *d);
-  uint32_t *par = malloc((ntris + 1) * sizeof *par);
-  ppoly *pp = malloc((ntris + 1) * sizeof *pp);
-  g2_polys r;
-  memset(&r, 0, sizeof r);
-  op_status st = OP_OK;
-  if (!e || !d || !par || !pp) { st = op_fail(err, OP_E_NOMEM, "region", "", "out of memory"); goto done; }
+  return OP_OK;
+}
+
+/* Every triangle its own polygon (par, pp) and its three directed edges (e, 3 * ntris). */
+static void seed(const uint32_t *tris, size_t ntris, dedge *e, uint32_t *par, ppoly *pp) {
   for (size_t t = 0; t < ntris; t++) {
     par[t] = (uint32_t)t;
     pp[t].n = 3;
@@ -141,43 +134,46 @@ op_status g2_partition(const g2_point *pts, size_t npts, const uint32_t *tris,
       x->fwd = u < w;
     }
   }
-  /* G2D-221: removable diagonals */
-  qsort(e, 3 * ntris, sizeof *e, dedge_cmp);
-  size_t nd = 0;
-  for (size_t k = 0; k < 3 * ntris;) {
+}
+
+/* G2D-221: the removable diagonals (edges shared by two triangles, neither side fixed)
+** into d, *nd of them; overlapping triangles are an argument error. Sorts e. */
+static op_status removable_diagonals(const g2_point *pts, dedge *e, size_t ne,
+                                     const uint8_t *fixed, diag *d, size_t *nd, op_error *err) {
+  qsort(e, ne, sizeof *e, dedge_cmp);
+  size_t n = 0;
+  for (size_t k = 0; k < ne;) {
     size_t m = k + 1;
-    while (m < 3 * ntris && e[m].lo == e[k].lo && e[m].hi == e[k].hi) m++;
-    if (m - k > 2 || (m - k == 2 && e[k].fwd == e[k + 1].fwd)) {
-      st = op_fail_i(err, OP_E_ARGUMENT, "triangles", (long long)e[k].t, "triangles overlap");
-      goto done;
-    }
+    while (m < ne && e[m].lo == e[k].lo && e[m].hi == e[k].hi) m++;
+    if (m - k > 2 || (m - k == 2 && e[k].fwd == e[k + 1].fwd))
+      return op_fail_i(err, OP_E_ARGUMENT, "triangles", (long long)e[k].t, "triangles overlap");
     if (m - k == 2) {
       const dedge *b = &e[k], *f = &e[k + 1]; /* b: hi -> lo, f: lo -> hi */
       int fx = (fixed && ((fixed[b->t] >> b->i) & 1)) || (fixed && ((fixed[f->t] >> f->i) & 1));
       if (!fx) {
         g2_i128 dx = pts[f->hi].x - pts[f->lo].x, dy = pts[f->hi].y - pts[f->lo].y;
-        d[nd].lo = f->lo;
-        d[nd].hi = f->hi;
-        d[nd].t1 = f->t;
-        d[nd].t2 = b->t;
-        d[nd].len2 = dx * dx + dy * dy;
-        nd++;
+        d[n].lo = f->lo;
+        d[n].hi = f->hi;
+        d[n].t1 = f->t;
+        d[n].t2 = b->t;
+        d[n].len2 = dx * dx + dy * dy;
+        n++;
       }
     }
     k = m;
   }
-  /* G2D-222, G2D-223: greedy, one pass in order */
-  qsort(d, nd, sizeof *d, diag_cmp);
-  for (size_t k = 0; k < nd; k++) {
-    uint32_t P = find(par, d[k].t1), Q = find(par, d[k].t2);
-    if (P == Q) continue;
-    if (try_merge(pts, &pp[P], &pp[Q], d[k].lo, d[k].hi, max_verts)) par[Q] = P;
-  }
-  /* G2D-224: canonical form and order */
+  *nd = n;
+  return OP_OK;
+}
+
+/* G2D-224: the surviving polygons (roots of par), each from its smallest point index,
+** sorted, into *out. pp is reordered in place. */
+static op_status canonical(ppoly *pp, const uint32_t *par, size_t ntris, g2_polys *out,
+                           op_error *err) {
   size_t np = 0, nv = 0;
   for (size_t t = 0; t < ntris; t++) {
     if (par[t] != t) continue;
-    ppoly q = pp[t];
+    ppoly q = pp[t]; /* np <= t: slot np is read already */
     uint32_t m = 0;
     for (uint32_t i = 1; i < q.n; i++)
       if (q.v[i] < q.v[m]) m = i;
@@ -187,13 +183,14 @@ op_status g2_partition(const g2_point *pts, size_t npts, const uint32_t *tris,
     np++;
   }
   qsort(pp, np, sizeof *pp, ppoly_cmp);
+  g2_polys r;
+  memset(&r, 0, sizeof r);
   r.npolys = np;
   r.start = malloc((np + 1) * sizeof *r.start);
   r.verts = malloc((nv + 1) * sizeof *r.verts);
   if (!r.start || !r.verts) {
     g2_polys_free(&r);
-    st = op_fail(err, OP_E_NOMEM, "region", "", "out of memory");
-    goto done;
+    return opc_nomem(err, "region");
   }
   nv = 0;
   for (size_t k = 0; k < np; k++) {
@@ -202,7 +199,34 @@ op_status g2_partition(const g2_point *pts, size_t npts, const uint32_t *tris,
   }
   r.start[np] = (uint32_t)nv;
   *out = r;
-done:
+  return OP_OK;
+}
+
+/* G2D-220 .. G2D-225: Hertel-Mehlhorn by the steps above. */
+op_status g2_partition(const g2_point *pts, size_t npts, const uint32_t *tris,
+                       const uint8_t *fixed, size_t ntris, uint32_t max_verts,
+                       g2_polys *out, op_error *err) {
+  op_status st = check_input(pts, npts, tris, ntris, max_verts, err);
+  if (st) return st;
+  dedge *e = malloc((3 * ntris + 1) * sizeof *e);
+  diag *d = malloc((3 * ntris / 2 + 1) * sizeof *d);
+  uint32_t *par = malloc((ntris + 1) * sizeof *par);
+  ppoly *pp = malloc((ntris + 1) * sizeof *pp);
+  size_t nd = 0;
+  if (!e || !d || !par || !pp) st = opc_nomem(err, "region");
+  if (!st) {
+    seed(tris, ntris, e, par, pp);
+    st = removable_diagonals(pts, e, 3 * ntris, fixed, d, &nd, err);
+  }
+  if (!st) {
+    qsort(d, nd, sizeof *d, diag_cmp); /* G2D-222, G2D-223: greedy, one pass in order */
+    for (size_t k = 0; k < nd; k++) {
+      uint32_t P = find(par, d[k].t1), Q = find(par, d[k].t2);
+      if (P == Q) continue;
+      if (try_merge(pts, &pp[P], &pp[Q], d[k].lo, d[k].hi, max_verts)) par[Q] = P;
+    }
+    st = canonical(pp, par, ntris, out, err);
+  }
   free(e);
   free(d);
   free(par);

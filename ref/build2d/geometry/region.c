@@ -12,10 +12,6 @@
 #define RULE_NONZERO 0  /* inside when the winding is not 0 (G2D-021) */
 #define RULE_POSITIVE 1 /* inside when the winding is > 0 (G2D-022, G2D-035) */
 
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
-}
-
 void g2_region_free(g2_region *r) {
   if (!r) return;
   free(r->pts);
@@ -39,7 +35,7 @@ op_status g2_region_to_pslg(const g2_region *r, g2_pslg *out, op_error *err) {
   size_t n = r->npts;
   g2_point *p = malloc((n ? n : 1) * sizeof *p);
   g2_seg *s = malloc((n ? n : 1) * sizeof *s);
-  if (!p || !s) { free(p); free(s); return nomem(err); }
+  if (!p || !s) { free(p); free(s); return opc_nomem(err, "memory"); }
   if (n) memcpy(p, r->pts, n * sizeof *p);
   for (size_t k = 0; k < r->nrings; k++) {
     size_t a = r->ring_start[k], b = r->ring_start[k + 1];
@@ -204,24 +200,16 @@ typedef struct ringbuf {
 } ringbuf;
 
 static int rb_push_pt(ringbuf *rb, g2_point p) {
-  if (rb->npts == rb->cap) {
-    size_t nc = rb->cap ? 2 * rb->cap : 64;
-    g2_point *nv = realloc(rb->pts, nc * sizeof *nv);
-    if (!nv) return 0;
-    rb->pts = nv;
-    rb->cap = nc;
-  }
+  g2_point *nv = g2_grow(rb->pts, &rb->cap, rb->npts, sizeof *nv, 64);
+  if (!nv) return 0;
+  rb->pts = nv;
   rb->pts[rb->npts++] = p;
   return 1;
 }
 static int rb_push_ring(ringbuf *rb, size_t start) {
-  if (rb->nrings + 1 >= rb->rcap) {
-    size_t nc = rb->rcap ? 2 * rb->rcap : 16;
-    size_t *nv = realloc(rb->start, nc * sizeof *nv);
-    if (!nv) return 0;
-    rb->start = nv;
-    rb->rcap = nc;
-  }
+  size_t *nv = g2_grow(rb->start, &rb->rcap, rb->nrings + 1, sizeof *nv, 16); /* one spare */
+  if (!nv) return 0;
+  rb->start = nv;
   rb->start[rb->nrings++] = start;
   return 1;
 }
@@ -289,7 +277,132 @@ static int ringkey_cmp(const void *va, const void *vb) { /* G2D-094 */
   return g2_point_cmp(a->p1, b->p1);
 }
 
-/* The canonical region of an arranged PSLG under a fill rule (G2D-080..G2D-094). */
+/* The stars (G2D-082): every vertex's outgoing half-edges counter-clockwise in x->out,
+** x->first and x->pos set. fill: nv scratch entries. */
+static void build_stars(ext *x, size_t *fill) {
+  const g2_pslg *g = x->g;
+  size_t nv = g->npts, ne = 2 * g->nsegs;
+  for (size_t h = 0; h < ne; h++) x->first[he_from(g, (uint32_t)h) + 1]++;
+  for (size_t v = 0; v < nv; v++) x->first[v + 1] += x->first[v];
+  for (size_t v = 0; v < nv; v++) fill[v] = x->first[v];
+  for (size_t h = 0; h < ne; h++) x->out[fill[he_from(g, (uint32_t)h)]++] = (uint32_t)h;
+  for (size_t v = 0; v < nv; v++) sort_star(g, x->out + x->first[v], x->first[v + 1] - x->first[v]);
+  for (size_t i = 0; i < ne; i++) x->pos[x->out[i]] = (uint32_t)i;
+}
+
+/* The connected components: comp[v] is the smallest vertex of v's component. */
+static void components(const g2_pslg *g, size_t *par, size_t *comp) {
+  size_t nv = g->npts;
+  for (size_t v = 0; v < nv; v++) par[v] = v;
+  for (size_t k = 0; k < g->nsegs; k++) {
+    size_t ra = uf_find(par, g->segs[k].a), rbb = uf_find(par, g->segs[k].b);
+    if (ra != rbb) { if (ra < rbb) par[rbb] = ra; else par[ra] = rbb; }
+  }
+  for (size_t v = 0; v < nv; v++) comp[v] = uf_find(par, v); /* root = smallest vertex */
+}
+
+/* G2D-080: the winding on the left of every half-edge, component by component, from the
+** root's winding rootw[v] spread over faces (face_next) and across edges (the twin).
+** queue: ne scratch entries. */
+static void face_windings(ext *x, const size_t *comp, const int64_t *rootw, uint32_t *queue) {
+  const g2_pslg *g = x->g;
+  for (size_t v = 0; v < g->npts; v++) {
+    if (comp[v] != v || x->first[v] == x->first[v + 1]) continue;
+    /* the outgoing half-edge whose left face is the outside at v: the last one with a
+    ** direction in [0, pi), else the last one */
+    size_t a = x->first[v], b = x->first[v + 1], pick = b - 1;
+    for (size_t i = a; i < b; i++) {
+      g2_point t = g->pts[he_to(g, x->out[i])];
+      if (dir_half(t.x - g->pts[v].x, t.y - g->pts[v].y) == 0) pick = i;
+    }
+    uint32_t h0 = x->out[pick];
+    size_t qh = 0, qt = 0;
+    x->left[h0] = rootw[v];
+    x->known[h0] = 1;
+    queue[qt++] = h0;
+    while (qh < qt) {
+      uint32_t h = queue[qh++];
+      uint32_t nb[2] = {face_next(x, h), h ^ 1u};
+      int64_t wv[2] = {x->left[h], x->left[h] - he_wind(g, h)};
+      for (int k = 0; k < 2; k++) {
+        if (x->known[nb[k]]) continue;
+        x->known[nb[k]] = 1;
+        x->left[nb[k]] = wv[k];
+        queue[qt++] = nb[k];
+      }
+    }
+  }
+}
+
+/* G2D-081: h is a boundary half-edge: inside on its left, outside on its right. */
+static int is_boundary(const ext *x, int rule, uint32_t h) {
+  return inside(rule, x->left[h]) && !inside(rule, x->left[h ^ 1u]);
+}
+
+/* G2D-081 .. G2D-083: the boundary half-edges walked into closed walks (at each head,
+** clockwise from the twin to the first boundary half-edge), each split into simple rings
+** appended to rb. Scratch: used (ne), walk (ne), seen_at (nv, zeroed), tmp (ne). Returns
+** 0 when out of memory. */
+static int boundary_rings(const ext *x, int rule, uint8_t *used, uint32_t *walk,
+                          uint32_t *seen_at, g2_point *tmp, ringbuf *rb) {
+  const g2_pslg *g = x->g;
+  size_t ne = 2 * g->nsegs;
+  for (size_t h = 0; h < ne; h++) used[h] = is_boundary(x, rule, (uint32_t)h) ? 0 : 1;
+  for (size_t i = 0; i < ne; i++) {
+    uint32_t h = x->out[i]; /* start in vertex order: deterministic, not that it matters */
+    if (used[h]) continue;
+    size_t n = 0;
+    uint32_t e = h;
+    do {
+      used[e] = 1;
+      walk[n++] = he_from(g, e);
+      /* at the head: clockwise from the twin to the first boundary half-edge */
+      uint32_t tw = e ^ 1u, v = he_from(g, tw);
+      size_t a = x->first[v], deg = x->first[v + 1] - a, p = x->pos[tw] - a;
+      uint32_t nxt = e;
+      for (size_t k = 1; k <= deg; k++) {
+        uint32_t c = x->out[a + (p + deg - k) % deg];
+        if (is_boundary(x, rule, c)) { nxt = c; break; }
+      }
+      e = nxt;
+    } while (e != h && n < ne);
+    if (!split_walk(rb, walk, n, g, seen_at, tmp)) return 0;
+  }
+  return 1;
+}
+
+/* G2D-094: the rings of rb sorted by their first, then second vertex, into *out. Returns
+** 0 when out of memory (out untouched). */
+static int ring_order(const ringbuf *rb, int snap_bits, g2_region *out) {
+  ringkey *keys = malloc((rb->nrings ? rb->nrings : 1) * sizeof *keys);
+  g2_point *np = malloc((rb->npts ? rb->npts : 1) * sizeof *np);
+  size_t *ns = malloc((rb->nrings + 1) * sizeof *ns);
+  if (!keys || !np || !ns) { free(keys); free(np); free(ns); return 0; }
+  for (size_t r = 0; r < rb->nrings; r++) {
+    keys[r].p0 = rb->pts[rb->start[r]];
+    keys[r].p1 = rb->pts[rb->start[r] + 1];
+    keys[r].idx = r;
+  }
+  qsort(keys, rb->nrings, sizeof *keys, ringkey_cmp);
+  size_t m = 0;
+  for (size_t r = 0; r < rb->nrings; r++) {
+    size_t k = keys[r].idx;
+    size_t a = rb->start[k], b = k + 1 < rb->nrings ? rb->start[k + 1] : rb->npts;
+    ns[r] = m;
+    for (size_t i = a; i < b; i++) np[m++] = rb->pts[i];
+  }
+  ns[rb->nrings] = m;
+  free(keys);
+  out->snap_bits = snap_bits;
+  out->pts = np;
+  out->npts = m;
+  out->ring_start = ns;
+  out->nrings = rb->nrings;
+  return 1;
+}
+
+/* The canonical region of an arranged PSLG under a fill rule (G2D-080..G2D-094): the
+** steps above in order, over arrays allocated once. */
 static op_status extract(const g2_pslg *g, int rule, int snap_bits, g2_region *out,
                          op_error *err) {
   size_t nv = g->npts, ne = 2 * g->nsegs;
@@ -315,106 +428,18 @@ static op_status extract(const g2_pslg *g, int rule, int snap_bits, g2_region *o
   tmp = malloc((ne ? ne : 1) * sizeof *tmp);
   rootw = malloc((nv ? nv : 1) * sizeof *rootw);
   if (!rootw || !x.first || !x.out || !x.pos || !x.left || !x.known || !par || !comp || !queue ||
-      !walk || !seen_at || !used || !tmp) { st = nomem(err); goto done; }
-  /* stars */
-  for (size_t h = 0; h < ne; h++) x.first[he_from(g, (uint32_t)h) + 1]++;
-  for (size_t v = 0; v < nv; v++) x.first[v + 1] += x.first[v];
-  {
-    size_t *fill = comp; /* temporary cursor per vertex */
-    for (size_t v = 0; v < nv; v++) fill[v] = x.first[v];
-    for (size_t h = 0; h < ne; h++) x.out[fill[he_from(g, (uint32_t)h)]++] = (uint32_t)h;
+      !walk || !seen_at || !used || !tmp) st = opc_nomem(err, "memory");
+  if (st == OP_OK) {
+    build_stars(&x, comp); /* comp: scratch until components() */
+    components(g, par, comp);
+    if (!root_windings(g, comp, rootw)) st = opc_nomem(err, "memory"); /* G2D-080 */
   }
-  for (size_t v = 0; v < nv; v++) sort_star(g, x.out + x.first[v], x.first[v + 1] - x.first[v]);
-  for (size_t i = 0; i < ne; i++) x.pos[x.out[i]] = (uint32_t)i;
-  /* components */
-  for (size_t v = 0; v < nv; v++) par[v] = v;
-  for (size_t k = 0; k < g->nsegs; k++) {
-    size_t ra = uf_find(par, g->segs[k].a), rbb = uf_find(par, g->segs[k].b);
-    if (ra != rbb) { if (ra < rbb) par[rbb] = ra; else par[ra] = rbb; }
+  if (st == OP_OK) {
+    face_windings(&x, comp, rootw, queue);
+    if (!boundary_rings(&x, rule, used, walk, seen_at, tmp, &rb) ||
+        !ring_order(&rb, snap_bits, out))
+      st = opc_nomem(err, "memory");
   }
-  for (size_t v = 0; v < nv; v++) comp[v] = uf_find(par, v); /* root = smallest vertex */
-  /* G2D-080: windings, component by component */
-  if (!root_windings(g, comp, rootw)) { st = nomem(err); goto done; }
-  for (size_t v = 0; v < nv; v++) {
-    if (comp[v] != v || x.first[v] == x.first[v + 1]) continue;
-    int64_t w0 = rootw[v];
-    /* the outgoing half-edge whose left face is the outside at v: the last one with a
-    ** direction in [0, pi), else the last one */
-    size_t a = x.first[v], b = x.first[v + 1], pick = b - 1;
-    for (size_t i = a; i < b; i++) {
-      g2_point t = g->pts[he_to(g, x.out[i])];
-      if (dir_half(t.x - g->pts[v].x, t.y - g->pts[v].y) == 0) pick = i;
-    }
-    uint32_t h0 = x.out[pick];
-    size_t qh = 0, qt = 0;
-    x.left[h0] = w0;
-    x.known[h0] = 1;
-    queue[qt++] = h0;
-    while (qh < qt) {
-      uint32_t h = queue[qh++];
-      uint32_t nb[2] = {face_next(&x, h), h ^ 1u};
-      int64_t wv[2] = {x.left[h], x.left[h] - he_wind(g, h)};
-      for (int k = 0; k < 2; k++) {
-        if (x.known[nb[k]]) continue;
-        x.known[nb[k]] = 1;
-        x.left[nb[k]] = wv[k];
-        queue[qt++] = nb[k];
-      }
-    }
-  }
-  /* G2D-081, G2D-082: boundary half-edges and their rings */
-  for (size_t h = 0; h < ne; h++) {
-    int bd = inside(rule, x.left[h]) && !inside(rule, x.left[h ^ 1u]);
-    used[h] = bd ? 0 : 1;
-  }
-  for (size_t i = 0; i < ne; i++) {
-    uint32_t h = x.out[i]; /* start in vertex order: deterministic, not that it matters */
-    if (used[h]) continue;
-    size_t n = 0;
-    uint32_t e = h;
-    do {
-      used[e] = 1;
-      walk[n++] = he_from(g, e);
-      /* at the head: clockwise from the twin to the first boundary half-edge */
-      uint32_t tw = e ^ 1u, v = he_from(g, tw);
-      size_t a = x.first[v], deg = x.first[v + 1] - a, p = x.pos[tw] - a;
-      uint32_t nxt = e;
-      for (size_t k = 1; k <= deg; k++) {
-        uint32_t c = x.out[a + (p + deg - k) % deg];
-        if (inside(rule, x.left[c]) && !inside(rule, x.left[c ^ 1u])) { nxt = c; break; }
-      }
-      e = nxt;
-    } while (e != h && n < ne);
-    if (!split_walk(&rb, walk, n, g, seen_at, tmp)) { st = nomem(err); goto done; }
-  }
-  /* G2D-094: ring order */
-  {
-    ringkey *keys = malloc((rb.nrings ? rb.nrings : 1) * sizeof *keys);
-    g2_point *np = malloc((rb.npts ? rb.npts : 1) * sizeof *np);
-    size_t *ns = malloc((rb.nrings + 1) * sizeof *ns);
-    if (!keys || !np || !ns) { free(keys); free(np); free(ns); st = nomem(err); goto done; }
-    for (size_t r = 0; r < rb.nrings; r++) {
-      keys[r].p0 = rb.pts[rb.start[r]];
-      keys[r].p1 = rb.pts[rb.start[r] + 1];
-      keys[r].idx = r;
-    }
-    qsort(keys, rb.nrings, sizeof *keys, ringkey_cmp);
-    size_t m = 0;
-    for (size_t r = 0; r < rb.nrings; r++) {
-      size_t k = keys[r].idx;
-      size_t a = rb.start[k], b = k + 1 < rb.nrings ? rb.start[k + 1] : rb.npts;
-      ns[r] = m;
-      for (size_t i = a; i < b; i++) np[m++] = rb.pts[i];
-    }
-    ns[rb.nrings] = m;
-    free(keys);
-    out->snap_bits = snap_bits;
-    out->pts = np;
-    out->npts = m;
-    out->ring_start = ns;
-    out->nrings = rb.nrings;
-  }
-done:
   free(x.first); free(x.out); free(x.pos); free(x.left); free(x.known);
   free(par); free(comp); free(rootw); free(queue); free(walk); free(seen_at); free(used); free(tmp);
   free(rb.pts); free(rb.start);
@@ -443,24 +468,16 @@ typedef struct pslgbuf {
 } pslgbuf;
 
 static int pb_pt(pslgbuf *b, g2_point p) {
-  if (b->npts == b->pcap) {
-    size_t nc = b->pcap ? 2 * b->pcap : 64;
-    g2_point *nv = realloc(b->pts, nc * sizeof *nv);
-    if (!nv) return 0;
-    b->pts = nv;
-    b->pcap = nc;
-  }
+  g2_point *nv = g2_grow(b->pts, &b->pcap, b->npts, sizeof *nv, 64);
+  if (!nv) return 0;
+  b->pts = nv;
   b->pts[b->npts++] = p;
   return 1;
 }
 static int pb_seg(pslgbuf *b, size_t a, size_t c, int32_t wind) {
-  if (b->nsegs == b->scap) {
-    size_t nc = b->scap ? 2 * b->scap : 64;
-    g2_seg *nv = realloc(b->segs, nc * sizeof *nv);
-    if (!nv) return 0;
-    b->segs = nv;
-    b->scap = nc;
-  }
+  g2_seg *nv = g2_grow(b->segs, &b->scap, b->nsegs, sizeof *nv, 64);
+  if (!nv) return 0;
+  b->segs = nv;
   g2_seg s = {(uint32_t)a, (uint32_t)c, G2_SEG_BOUNDARY, wind};
   b->segs[b->nsegs++] = s;
   return 1;
@@ -489,16 +506,16 @@ static op_status stage_a(const g2_point *p, size_t c, int snap_bits, pslgbuf *ac
                          int32_t wind, pslgbuf *one, op_error *err) {
   one->npts = one->nsegs = 0;
   for (size_t j = 0; j < c; j++)
-    if (!pb_pt(one, p[j])) return nomem(err);
+    if (!pb_pt(one, p[j])) return opc_nomem(err, "memory");
   for (size_t j = 0; j < c; j++)
-    if (!pb_seg(one, j, (j + 1) % c, 1)) return nomem(err);
+    if (!pb_seg(one, j, (j + 1) % c, 1)) return opc_nomem(err, "memory");
   g2_region r = {0};
   op_status st = arrange_extract(one->pts, one->npts, one->segs, one->nsegs, RULE_NONZERO,
                                  snap_bits, &r, err);
   if (st != OP_OK) return st;
   int ok = pb_region(acc, &r, wind);
   g2_region_free(&r);
-  return ok ? OP_OK : nomem(err);
+  return ok ? OP_OK : opc_nomem(err, "memory");
 }
 
 static op_status union_outlines(const g2_outline *o, size_t n, int snap_bits, pslgbuf *acc,
@@ -525,7 +542,7 @@ static op_status union_outlines(const g2_outline *o, size_t n, int snap_bits, ps
     size_t c = o[i].count;
     if (c > cap) {
       g2_point *nv = realloc(pts, c * sizeof *nv);
-      if (!nv) { st = nomem(err); goto done; }
+      if (!nv) { st = opc_nomem(err, "memory"); goto done; }
       pts = nv;
       cap = c;
     }
@@ -557,7 +574,7 @@ op_status g2_region_difference(const g2_region *r, const g2_outline *obstacles, 
                                g2_region *out, op_error *err) {
   pslgbuf acc = {0};
   op_status st = OP_OK;
-  if (!pb_region(&acc, r, 1)) { pb_free(&acc); return nomem(err); }
+  if (!pb_region(&acc, r, 1)) { pb_free(&acc); return opc_nomem(err, "memory"); }
   /* G2D-035: obstacle rings count -2, region rings +1; inside where the sum is > 0 */
   st = union_outlines(obstacles, n, r->snap_bits, &acc, -2, "Obstacles", err);
   if (st == OP_OK)
@@ -579,7 +596,7 @@ op_status g2_region_difference_grid(const g2_region *r, const g2_grid_outline *o
       if (p.y < -G2_GRID_MAX || p.y > G2_GRID_MAX)
         return op_fail_i(err, OP_E_RANGE, "y", (long long)p.y, "beyond +-2^37 grid units");
     }
-  if (!pb_region(&acc, r, 1)) { st = nomem(err); goto done; }
+  if (!pb_region(&acc, r, 1)) { st = opc_nomem(err, "memory"); goto done; }
   for (size_t i = 0; i < n && st == OP_OK; i++) /* G2D-035 with grid obstacles */
     st = stage_a(obstacles[i].pts, obstacles[i].count, r->snap_bits, &acc, -2, &one, err);
   if (st == OP_OK)
@@ -597,7 +614,7 @@ static op_status combine(const g2_region *a, const g2_region *b, int32_t wb, int
                          g2_region *out, op_error *err) {
   pslgbuf acc = {0};
   op_status st = OP_OK;
-  if (!pb_region(&acc, a, 1) || !pb_region(&acc, b, wb)) st = nomem(err);
+  if (!pb_region(&acc, a, 1) || !pb_region(&acc, b, wb)) st = opc_nomem(err, "memory");
   else st = arrange_extract(acc.pts, acc.npts, acc.segs, acc.nsegs, RULE_POSITIVE, snap_bits,
                             out, err);
   pb_free(&acc);
@@ -634,15 +651,15 @@ op_status g2_region_minus_tree(const g2_region *r, const g2_grid_outline *obstac
   pslgbuf one = {0};
   g2_region u = {0};
   op_status st = OP_OK;
-  if (!parts) return nomem(err);
+  if (!parts) return opc_nomem(err, "memory");
   for (size_t i = 0; i < n && st == OP_OK; i++) { /* stage A of each obstacle (G2D-023) */
     const g2_point *p = obstacles[i].pts;
     size_t c = obstacles[i].count;
     one.npts = one.nsegs = 0;
     for (size_t j = 0; j < c && st == OP_OK; j++)
-      if (!pb_pt(&one, p[j])) st = nomem(err);
+      if (!pb_pt(&one, p[j])) st = opc_nomem(err, "memory");
     for (size_t j = 0; j < c && st == OP_OK; j++)
-      if (!pb_seg(&one, j, (j + 1) % c, 1)) st = nomem(err);
+      if (!pb_seg(&one, j, (j + 1) % c, 1)) st = opc_nomem(err, "memory");
     if (st == OP_OK)
       st = arrange_extract(one.pts, one.npts, one.segs, one.nsegs, RULE_NONZERO, r->snap_bits,
                            &parts[i], err);
@@ -659,7 +676,7 @@ op_status g2_region_minus_tree(const g2_region *r, const g2_grid_outline *obstac
 op_status g2_region_copy(const g2_region *r, g2_region *out, op_error *err) {
   g2_point *p = malloc((r->npts ? r->npts : 1) * sizeof *p);
   size_t *s = malloc((r->nrings + 1) * sizeof *s);
-  if (!p || !s) { free(p); free(s); return nomem(err); }
+  if (!p || !s) { free(p); free(s); return opc_nomem(err, "memory"); }
   if (r->npts) memcpy(p, r->pts, r->npts * sizeof *p);
   if (r->nrings) memcpy(s, r->ring_start, (r->nrings + 1) * sizeof *s);
   else s[0] = 0;
@@ -688,7 +705,7 @@ op_status g2_region_from_tilemap(const uint8_t *cells, int32_t width, int32_t he
   int64_t *gy = malloc(((size_t)height + 1) * sizeof *gy);
   pslgbuf acc = {0};
   op_status st = OP_OK;
-  if (!gx || !gy) { st = nomem(err); goto done; }
+  if (!gx || !gy) { st = opc_nomem(err, "memory"); goto done; }
   /* G2D-030: corner lines computed in double, then rounded to the grid */
   for (int32_t i = 0; i <= width; i++) {
     st = g2_snap_coord(ox + (double)i * cell_size, snap_bits, "OriginX", &gx[i], err);
@@ -715,7 +732,7 @@ op_status g2_region_from_tilemap(const uint8_t *cells, int32_t width, int32_t he
         g2_point a = {gx[s0], gy[j]}, b = {gx[i], gy[j]};
         size_t base = acc.npts;
         if (!pb_pt(&acc, dirn == 0 ? a : b) || !pb_pt(&acc, dirn == 0 ? b : a) ||
-            !pb_seg(&acc, base, base + 1, 1)) { st = nomem(err); goto done; }
+            !pb_seg(&acc, base, base + 1, 1)) { st = opc_nomem(err, "memory"); goto done; }
       }
     }
   }
@@ -732,7 +749,7 @@ op_status g2_region_from_tilemap(const uint8_t *cells, int32_t width, int32_t he
         g2_point a = {gx[i], gy[s0]}, b = {gx[i], gy[j]};
         size_t base = acc.npts;
         if (!pb_pt(&acc, dirn == 0 ? a : b) || !pb_pt(&acc, dirn == 0 ? b : a) ||
-            !pb_seg(&acc, base, base + 1, 1)) { st = nomem(err); goto done; }
+            !pb_seg(&acc, base, base + 1, 1)) { st = opc_nomem(err, "memory"); goto done; }
       }
     }
   }

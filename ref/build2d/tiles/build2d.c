@@ -4,14 +4,14 @@
 ** data T2D-050..T2D-056, assembly T2D-060..T2D-061, entry points T2D-001..T2D-003).
 **
 ** Stages: Resolve (g2_region_from_outlines / _from_tilemap, g2_region_difference),
-** Shrink (g2_region_shrink), Slice (g2_slice_region, ref/build2d/tiles/slice2d.c), Tile data
+** Shrink (g2_region_shrink), Slice (t2_slice_region, ref/build2d/tiles/slice2d.c), Tile data
 ** (NavTileAssembler.FromPolygons, below: op_tile_create), Assemble (op_mesh_add_tile).
 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "build2d/geometry/g2d.h"
+#include "build2d/tiles/slice2d.h"
 #include "onepath_build2d.h"
 #include "math/opmath.h"
 
@@ -101,6 +101,18 @@ op_status op_settings2d_validate(const op_settings2d *s, op_error *err) {
 
 /* ------------------------------------------------------------ tile data (T2D-050..) */
 
+/* The tiling of the format (FMT-005) for 2D settings: the floor height is the y origin
+** (T2D-051); shared by every tile (T2D-055) and the mesh (T2D-060). */
+static void tiling_of(const op_settings2d *s, op_tiling *t) {
+  t->origin[0] = s->origin[0];
+  t->origin[1] = s->floor_y;
+  t->origin[2] = s->origin[1];
+  t->cell_size = s->cell_size;
+  t->cell_height = s->cell_height;
+  t->tile_cells = s->tile_cells;
+  t->max_verts_per_poly = s->max_verts_per_poly;
+}
+
 /* T2D-052: grid coordinate -> tile-local binary32. */
 static float to_local(int64_t g, int64_t glo, int64_t ghi, double x0, float fW, int snap_bits) {
   if (g == glo) return 0.0f;
@@ -122,27 +134,14 @@ static int pedge_cmp(const void *pa, const void *pb) {
   return 0;
 }
 
-/* NavTileAssembler.FromPolygons: one tile's polygons -> a validated tile. */
-static op_status assemble_tile(const op_settings2d *s, int snap_bits, double W,
-                               const g2_tile_polys *tp, op_tile **out, op_error *err) {
+/* T2D-053, T2D-054: the polygon descriptions of one tile: vertices, area and flags, and
+** per edge its neighbour: the polygon across (its twin edge), a portal on a tile line
+** (side 0 x low, 1 z high, 2 x high, 3 z low), else a wall. e: one scratch entry per
+** polygon edge. */
+static void poly_descs(const op_settings2d *s, const t2_tile_polys *tp, pedge *e,
+                       op_poly_desc *polys) {
   const g2_polys *pp = &tp->polys;
   size_t nv = pp->start[pp->npolys];
-  float *verts = malloc((3 * tp->npts + 1) * sizeof *verts);
-  op_poly_desc *polys = calloc(pp->npolys + 1, sizeof *polys);
-  pedge *e = malloc((nv + 1) * sizeof *e);
-  if (!verts || !polys || !e) {
-    free(verts); free(polys); free(e);
-    return op_fail(err, OP_E_NOMEM, "region", "", "out of memory");
-  }
-  /* T2D-051, T2D-052: the tile's extent as the format computes it (FMT-005) */
-  double x0 = s->origin[0] + (double)tp->col * W;
-  double z0 = s->origin[1] + (double)tp->row * W;
-  float fW = op_to_f32(W);
-  for (size_t i = 0; i < tp->npts; i++) {
-    verts[3 * i] = to_local(tp->pts[i].x, tp->line[0], tp->line[2], x0, fW, snap_bits);
-    verts[3 * i + 1] = 0.0f;
-    verts[3 * i + 2] = to_local(tp->pts[i].y, tp->line[1], tp->line[3], z0, fW, snap_bits);
-  }
   size_t k = 0;
   for (size_t p = 0; p < pp->npolys; p++) {
     uint32_t s0 = pp->start[p], n = pp->start[p + 1] - s0;
@@ -174,18 +173,37 @@ static op_status assemble_tile(const op_settings2d *s, int snap_bits, double W,
       else d->neis[j] = OP_NEI_WALL;
     }
   }
+}
+
+/* NavTileAssembler.FromPolygons: one tile's polygons -> a validated tile (T2D-050 ..
+** T2D-055). */
+static op_status assemble_tile(const op_settings2d *s, int snap_bits, double W,
+                               const t2_tile_polys *tp, op_tile **out, op_error *err) {
+  const g2_polys *pp = &tp->polys;
+  size_t nv = pp->start[pp->npolys];
+  float *verts = malloc((3 * tp->npts + 1) * sizeof *verts);
+  op_poly_desc *polys = calloc(pp->npolys + 1, sizeof *polys);
+  pedge *e = malloc((nv + 1) * sizeof *e);
+  if (!verts || !polys || !e) {
+    free(verts); free(polys); free(e);
+    return opc_nomem(err, "region");
+  }
+  /* T2D-051, T2D-052: the tile's extent as the format computes it (FMT-005) */
+  double x0 = s->origin[0] + (double)tp->col * W;
+  double z0 = s->origin[1] + (double)tp->row * W;
+  float fW = op_to_f32(W);
+  for (size_t i = 0; i < tp->npts; i++) {
+    verts[3 * i] = to_local(tp->pts[i].x, tp->line[0], tp->line[2], x0, fW, snap_bits);
+    verts[3 * i + 1] = 0.0f;
+    verts[3 * i + 2] = to_local(tp->pts[i].y, tp->line[1], tp->line[3], z0, fW, snap_bits);
+  }
+  poly_descs(s, tp, e, polys); /* T2D-053, T2D-054 */
   op_tile_desc td;
   memset(&td, 0, sizeof td);
   td.x = (int32_t)tp->col;
   td.z = (int32_t)tp->row;
   td.layer = 0;
-  td.tiling.origin[0] = s->origin[0];
-  td.tiling.origin[1] = s->floor_y;
-  td.tiling.origin[2] = s->origin[1];
-  td.tiling.cell_size = s->cell_size;
-  td.tiling.cell_height = s->cell_height;
-  td.tiling.tile_cells = s->tile_cells;
-  td.tiling.max_verts_per_poly = s->max_verts_per_poly;
+  tiling_of(s, &td.tiling);
   td.origin_y = s->floor_y;
   op_status st;
   if (tp->npts > 65535) /* FMT-030, before the narrowing to u16 indices */
@@ -220,16 +238,16 @@ static op_status region_tiles(const op_settings2d *s, int snap_bits, const g2_re
     r = &shrunk;
   }
   double W = (double)s->tile_cells * s->cell_size; /* FMT-005 */
-  g2_slice sl;
-  st = g2_slice_region(r, s->origin, W, s->cell_size, s->max_verts_per_poly, &sl, err);
+  t2_slice sl;
+  st = t2_slice_region(r, s->origin, W, s->cell_size, s->max_verts_per_poly, &sl, err);
   g2_region_free(&shrunk);
   if (st) return st;
   op_tile **tiles = calloc(sl.ntiles + 1, sizeof *tiles);
-  if (!tiles) { g2_slice_free(&sl); return op_fail(err, OP_E_NOMEM, "mesh", "", "out of memory"); }
+  if (!tiles) { t2_slice_free(&sl); return opc_nomem(err, "mesh"); }
   for (size_t i = 0; i < sl.ntiles && !st; i++)
     st = assemble_tile(s, snap_bits, W, &sl.tiles[i], &tiles[i], err);
   size_t n = sl.ntiles;
-  g2_slice_free(&sl);
+  t2_slice_free(&sl);
   if (st) { op_build2d_tiles_free(tiles, n); return st; }
   *tiles_out = tiles;
   *ntiles_out = n;
@@ -251,13 +269,7 @@ op_status op_build2d_assemble(const op_settings2d *s, op_tile *const *tiles, siz
     return op_fail_i(err, OP_E_LIMIT, "max_tiles", (long long)n, "more than 2^22 tiles");
   op_mesh_params mp;
   memset(&mp, 0, sizeof mp);
-  mp.tiling.origin[0] = s->origin[0];
-  mp.tiling.origin[1] = s->floor_y;
-  mp.tiling.origin[2] = s->origin[1];
-  mp.tiling.cell_size = s->cell_size;
-  mp.tiling.cell_height = s->cell_height;
-  mp.tiling.tile_cells = s->tile_cells;
-  mp.tiling.max_verts_per_poly = s->max_verts_per_poly;
+  tiling_of(s, &mp.tiling);
   mp.walkable_climb = s->agent_climb;
   mp.max_tiles = n ? (uint32_t)n : 1;
   op_mesh *m = NULL;
@@ -289,7 +301,7 @@ static op_status finish(const op_settings2d *s, int snap_bits, const g2_region *
 static op_status convert_outlines(const op_outline2d *o, size_t n, g2_outline **out,
                                   op_error *err) {
   *out = malloc((n + 1) * sizeof **out);
-  if (!*out) return op_fail(err, OP_E_NOMEM, "outlines", "", "out of memory");
+  if (!*out) return opc_nomem(err, "outlines");
   for (size_t i = 0; i < n; i++) {
     (*out)[i].xy = o[i].xy;
     (*out)[i].count = o[i].count;

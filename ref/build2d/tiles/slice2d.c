@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build2d/geometry/g2d.h"
+#include "build2d/tiles/slice2d.h"
 #include "onepath_build2d.h"
 #include "math/opmath.h"
 
-void g2_slice_free(g2_slice *s) {
+void t2_slice_free(t2_slice *s) {
   if (!s) return;
   for (size_t i = 0; i < s->ntiles; i++) {
     free(s->tiles[i].pts);
@@ -27,7 +27,7 @@ void g2_slice_free(g2_slice *s) {
 
 /* T2D-030: line k is fl(origin + fl(k * tile_world)), rounded to the grid once. Lines
 ** beyond +-2^21 saturate (they lie outside every region). */
-int64_t g2_tile_line(double origin, double tile_world, int64_t k, int snap_bits, int *ok) {
+int64_t t2_tile_line(double origin, double tile_world, int64_t k, int snap_bits, int *ok) {
   double L = origin + (double)k * tile_world;
   *ok = 1;
   if (!(L >= -G2_WORLD_MAX && L <= G2_WORLD_MAX)) {
@@ -51,14 +51,14 @@ static op_status cut_lines(double origin, double tile_world, double cell_size, i
   double unit = 1.0 / (double)((int64_t)1 << snap_bits);
   int ok;
   int64_t k = op_round_half_even(((double)lo * unit - origin) / tile_world);
-  while (g2_tile_line(origin, tile_world, k, snap_bits, &ok) > lo) k--;
-  while (g2_tile_line(origin, tile_world, k, snap_bits, &ok) <= lo) k++;
+  while (t2_tile_line(origin, tile_world, k, snap_bits, &ok) > lo) k--;
+  while (t2_tile_line(origin, tile_world, k, snap_bits, &ok) <= lo) k++;
   *kfirst = k;
   size_t cap = 16, cnt = 0;
   int64_t *v = malloc(cap * sizeof *v);
-  if (!v) return op_fail(err, OP_E_NOMEM, "region", "", "out of memory");
+  if (!v) return opc_nomem(err, "region");
   for (;; k++) {
-    int64_t g = g2_tile_line(origin, tile_world, k, snap_bits, &ok);
+    int64_t g = t2_tile_line(origin, tile_world, k, snap_bits, &ok);
     if (g >= hi) break;
     char field[32];
     snprintf(field, sizeof field, "tile_line.%s", axis);
@@ -77,12 +77,9 @@ static op_status cut_lines(double origin, double tile_world, double cell_size, i
                        "tile line is farther than CellSize/1024 from the snap grid; use a tile "
                        "origin and size on the grid or a finer SnapBits");
     }
-    if (cnt == cap) {
-      cap *= 2;
-      int64_t *w = realloc(v, cap * sizeof *w);
-      if (!w) { free(v); return op_fail(err, OP_E_NOMEM, "region", "", "out of memory"); }
-      v = w;
-    }
+    int64_t *w = g2_grow(v, &cap, cnt, sizeof *w, 16);
+    if (!w) { free(v); return opc_nomem(err, "region"); }
+    v = w;
     v[cnt++] = g;
   }
   *out = v;
@@ -117,10 +114,10 @@ static int u32_cmp(const void *pa, const void *pb) {
 
 /* One tile: partition its triangles, keep the used points (T2D-041, T2D-042). */
 static op_status make_tile(const g2_pslg *g, const g2_cdt *c, const ttri *tt, size_t n,
-                           uint32_t max_verts, g2_tile_polys *out, op_error *err) {
+                           uint32_t max_verts, t2_tile_polys *out, op_error *err) {
   uint32_t *tris = malloc(3 * n * sizeof *tris);
   uint8_t *fixed = malloc(n);
-  if (!tris || !fixed) { free(tris); free(fixed); return op_fail(err, OP_E_NOMEM, "region", "", "out of memory"); }
+  if (!tris || !fixed) { free(tris); free(fixed); return opc_nomem(err, "region"); }
   for (size_t i = 0; i < n; i++) {
     memcpy(&tris[3 * i], &c->tri[3 * (size_t)tt[i].t], 3 * sizeof *tris);
     fixed[i] = c->cons[tt[i].t]; /* constraint edges stay (G2D-221) */
@@ -132,14 +129,14 @@ static op_status make_tile(const g2_pslg *g, const g2_cdt *c, const ttri *tt, si
   if (st) return st;
   size_t nv = pp.start[pp.npolys];
   uint32_t *used = malloc((nv + 1) * sizeof *used);
-  if (!used) { g2_polys_free(&pp); return op_fail(err, OP_E_NOMEM, "region", "", "out of memory"); }
+  if (!used) { g2_polys_free(&pp); return opc_nomem(err, "region"); }
   memcpy(used, pp.verts, nv * sizeof *used);
   qsort(used, nv, sizeof *used, u32_cmp);
   size_t nu = 0;
   for (size_t i = 0; i < nv; i++)
     if (!nu || used[nu - 1] != used[i]) used[nu++] = used[i];
   out->pts = malloc((nu + 1) * sizeof *out->pts);
-  if (!out->pts) { free(used); g2_polys_free(&pp); return op_fail(err, OP_E_NOMEM, "region", "", "out of memory"); }
+  if (!out->pts) { free(used); g2_polys_free(&pp); return opc_nomem(err, "region"); }
   for (size_t i = 0; i < nu; i++) out->pts[i] = g->pts[used[i]];
   out->npts = nu;
   for (size_t i = 0; i < nv; i++) { /* binary search: index in the used list */
@@ -156,122 +153,161 @@ static op_status make_tile(const g2_pslg *g, const g2_cdt *c, const ttri *tt, si
   return OP_OK;
 }
 
-op_status g2_slice_region(const g2_region *r, const double origin[2], double tile_world,
-                          double cell_size, uint32_t max_verts, g2_slice *out,
-                          op_error *err) {
-  g2_slice res;
-  memset(&res, 0, sizeof res);
-  if (r->npts == 0) { *out = res; return OP_OK; }
-  /* T2D-031: the bounding box */
-  int64_t xmin = r->pts[0].x, xmax = xmin, ymin = r->pts[0].y, ymax = ymin;
-  for (size_t i = 1; i < r->npts; i++) {
-    if (r->pts[i].x < xmin) xmin = r->pts[i].x;
-    if (r->pts[i].x > xmax) xmax = r->pts[i].x;
-    if (r->pts[i].y < ymin) ymin = r->pts[i].y;
-    if (r->pts[i].y > ymax) ymax = r->pts[i].y;
+/* The cut lines of both axes (T2D-031 .. T2D-033) with their first k. */
+typedef struct cuts {
+  int64_t box[4]; /* the region's bounding box: xmin, ymin, xmax, ymax (T2D-031) */
+  int64_t *g[2];  /* cut lines along x, along y (owned) */
+  size_t n[2];
+  int64_t k[2];   /* the first line's k on each axis */
+} cuts;
+
+/* T2D-031 .. T2D-033: the bounding box of r (npts > 0), the cut lines of both axes and the
+** limits on them (T2D-032; tile coordinates within 32 bits). */
+static op_status slice_cuts(const g2_region *r, const double origin[2], double tile_world,
+                            double cell_size, cuts *cu, op_error *err) {
+  int64_t *b = cu->box;
+  b[0] = b[2] = r->pts[0].x;
+  b[1] = b[3] = r->pts[0].y;
+  for (size_t i = 1; i < r->npts; i++) { /* T2D-031: the bounding box */
+    if (r->pts[i].x < b[0]) b[0] = r->pts[i].x;
+    if (r->pts[i].x > b[2]) b[2] = r->pts[i].x;
+    if (r->pts[i].y < b[1]) b[1] = r->pts[i].y;
+    if (r->pts[i].y > b[3]) b[3] = r->pts[i].y;
   }
-  int64_t *gx = NULL, *gy = NULL, kx, ky;
-  size_t nx = 0, ny = 0;
-  g2_pslg base, arr;
+  op_status st = cut_lines(origin[0], tile_world, cell_size, r->snap_bits, b[0], b[2], "x",
+                           &cu->g[0], &cu->n[0], &cu->k[0], err);
+  if (!st) st = cut_lines(origin[1], tile_world, cell_size, r->snap_bits, b[1], b[3], "z",
+                          &cu->g[1], &cu->n[1], &cu->k[1], err);
+  if (st) return st;
+  size_t nx = cu->n[0], ny = cu->n[1];
+  if ((uint64_t)nx * ny > OP_BUILD2D_MAX_CROSSINGS) /* T2D-032 */
+    return op_fail_i(err, OP_E_LIMIT, "tile_crossings", (long long)(nx * ny),
+                     "more than 2^20 crossings of tile lines; use larger tiles");
+  if (cu->k[0] - 1 < INT32_MIN || cu->k[0] + (int64_t)nx > INT32_MAX)
+    return op_fail_i(err, OP_E_RANGE, "tile.x", (long long)(cu->k[0] - 1),
+                     "tile column beyond 32 bits");
+  if (cu->k[1] - 1 < INT32_MIN || cu->k[1] + (int64_t)ny > INT32_MAX)
+    return op_fail_i(err, OP_E_RANGE, "tile.z", (long long)(cu->k[1] - 1),
+                     "tile row beyond 32 bits");
+  return OP_OK;
+}
+
+/* T2D-034: the boundary segments of r and the cut segments across the box, one
+** arrangement (*arr). Cut segments along x come first, then along y, as lines ascend. */
+static op_status slice_arrange(const g2_region *r, const cuts *cu, g2_pslg *arr,
+                               op_error *err) {
+  g2_pslg base;
   memset(&base, 0, sizeof base);
-  memset(&arr, 0, sizeof arr);
-  g2_cdt cdt;
-  memset(&cdt, 0, sizeof cdt);
-  g2_point *pts = NULL;
-  g2_seg *segs = NULL;
-  ttri *tt = NULL;
-  op_status st = cut_lines(origin[0], tile_world, cell_size, r->snap_bits, xmin, xmax, "x",
-                           &gx, &nx, &kx, err);
-  if (!st) st = cut_lines(origin[1], tile_world, cell_size, r->snap_bits, ymin, ymax, "z",
-                          &gy, &ny, &ky, err);
-  if (st) goto done;
-  if ((uint64_t)nx * ny > OP_BUILD2D_MAX_CROSSINGS) { /* T2D-032 */
-    st = op_fail_i(err, OP_E_LIMIT, "tile_crossings", (long long)(nx * ny),
-                   "more than 2^20 crossings of tile lines; use larger tiles");
-    goto done;
-  }
-  if (kx - 1 < INT32_MIN || kx + (int64_t)nx > INT32_MAX) {
-    st = op_fail_i(err, OP_E_RANGE, "tile.x", (long long)(kx - 1), "tile column beyond 32 bits");
-    goto done;
-  }
-  if (ky - 1 < INT32_MIN || ky + (int64_t)ny > INT32_MAX) {
-    st = op_fail_i(err, OP_E_RANGE, "tile.z", (long long)(ky - 1), "tile row beyond 32 bits");
-    goto done;
-  }
-  /* T2D-034: boundary segments and cut segments, one arrangement */
-  st = g2_region_to_pslg(r, &base, err);
-  if (st) goto done;
+  op_status st = g2_region_to_pslg(r, &base, err);
+  if (st) return st;
+  size_t nx = cu->n[0], ny = cu->n[1];
   size_t np = base.npts + 2 * (nx + ny), ns = base.nsegs + nx + ny;
-  pts = malloc((np + 1) * sizeof *pts);
-  segs = malloc((ns + 1) * sizeof *segs);
-  if (!pts || !segs) { st = op_fail(err, OP_E_NOMEM, "region", "", "out of memory"); goto done; }
-  memcpy(pts, base.pts, base.npts * sizeof *pts);
-  memcpy(segs, base.segs, base.nsegs * sizeof *segs);
-  size_t ip = base.npts, is = base.nsegs;
-  for (size_t j = 0; j < nx; j++) {
-    pts[ip].x = gx[j]; pts[ip].y = ymin;
-    pts[ip + 1].x = gx[j]; pts[ip + 1].y = ymax;
-    segs[is].a = (uint32_t)ip; segs[is].b = (uint32_t)ip + 1;
-    segs[is].flags = G2_SEG_CUT; segs[is].wind = 0;
-    ip += 2; is++;
+  g2_point *pts = malloc((np + 1) * sizeof *pts);
+  g2_seg *segs = malloc((ns + 1) * sizeof *segs);
+  if (!pts || !segs) st = opc_nomem(err, "region");
+  if (!st) {
+    memcpy(pts, base.pts, base.npts * sizeof *pts);
+    memcpy(segs, base.segs, base.nsegs * sizeof *segs);
+    size_t ip = base.npts, is = base.nsegs;
+    for (int ax = 0; ax < 2; ax++) /* ax 0: x = g, y across the box; ax 1: y = g */
+      for (size_t j = 0; j < cu->n[ax]; j++, ip += 2, is++) {
+        int64_t g = cu->g[ax][j], lo = cu->box[1 - ax], hi = cu->box[3 - ax];
+        pts[ip].x = ax ? lo : g;
+        pts[ip].y = ax ? g : lo;
+        pts[ip + 1].x = ax ? hi : g;
+        pts[ip + 1].y = ax ? g : hi;
+        segs[is].a = (uint32_t)ip;
+        segs[is].b = (uint32_t)ip + 1;
+        segs[is].flags = G2_SEG_CUT;
+        segs[is].wind = 0;
+      }
+    st = g2_arrange(pts, np, segs, ns, arr, err);
   }
-  for (size_t j = 0; j < ny; j++) {
-    pts[ip].x = xmin; pts[ip].y = gy[j];
-    pts[ip + 1].x = xmax; pts[ip + 1].y = gy[j];
-    segs[is].a = (uint32_t)ip; segs[is].b = (uint32_t)ip + 1;
-    segs[is].flags = G2_SEG_CUT; segs[is].wind = 0;
-    ip += 2; is++;
+  free(pts);
+  free(segs);
+  g2_pslg_free(&base);
+  return st;
+}
+
+/* T2D-035, T2D-040, T2D-041: the inside triangles (winding > 0) with their tiles by the
+** integer centroid rule, sorted by (row, column, triangle), into *tt (owned) and *nin. */
+static op_status slice_triangles(const g2_pslg *arr, const g2_cdt *cdt, const cuts *cu,
+                                 ttri **tt, size_t *nin, op_error *err) {
+  ttri *v = malloc((cdt->ntris + 1) * sizeof *v);
+  if (!v) return opc_nomem(err, "region");
+  size_t n = 0;
+  for (size_t t = 0; t < cdt->ntris; t++) {
+    if (cdt->wind[t] <= 0) continue; /* T2D-035: inside by the winding alone */
+    const uint32_t *c = &cdt->tri[3 * t];
+    int64_t sx = arr->pts[c[0]].x + arr->pts[c[1]].x + arr->pts[c[2]].x; /* T2D-040 */
+    int64_t sy = arr->pts[c[0]].y + arr->pts[c[1]].y + arr->pts[c[2]].y;
+    v[n].col = cu->k[0] - 1 + (int64_t)count_le(cu->g[0], cu->n[0], sx);
+    v[n].row = cu->k[1] - 1 + (int64_t)count_le(cu->g[1], cu->n[1], sy);
+    v[n].t = (uint32_t)t;
+    n++;
   }
-  st = g2_arrange(pts, np, segs, ns, &arr, err);
-  if (st) goto done;
-  /* T2D-035: the triangulation, inside by the winding alone */
-  st = g2_cdt_build(&arr, &cdt, err);
-  if (st) goto done;
-  tt = malloc((cdt.ntris + 1) * sizeof *tt);
-  if (!tt) { st = op_fail(err, OP_E_NOMEM, "region", "", "out of memory"); goto done; }
-  size_t nin = 0;
-  for (size_t t = 0; t < cdt.ntris; t++) {
-    if (cdt.wind[t] <= 0) continue;
-    const uint32_t *v = &cdt.tri[3 * t];
-    int64_t sx = arr.pts[v[0]].x + arr.pts[v[1]].x + arr.pts[v[2]].x; /* T2D-040 */
-    int64_t sy = arr.pts[v[0]].y + arr.pts[v[1]].y + arr.pts[v[2]].y;
-    tt[nin].col = kx - 1 + (int64_t)count_le(gx, nx, sx);
-    tt[nin].row = ky - 1 + (int64_t)count_le(gy, ny, sy);
-    tt[nin].t = (uint32_t)t;
-    nin++;
-  }
-  qsort(tt, nin, sizeof *tt, ttri_cmp); /* T2D-041 */
+  qsort(v, n, sizeof *v, ttri_cmp); /* T2D-041 */
+  *tt = v;
+  *nin = n;
+  return OP_OK;
+}
+
+/* T2D-041, T2D-042: one tile per run of equal (row, column) in tt, in that order, each
+** with its grid lines (T2D-030) and its partition (make_tile), into res. */
+static op_status slice_tiles(const g2_pslg *arr, const g2_cdt *cdt, const ttri *tt, size_t nin,
+                             const double origin[2], double tile_world, int snap_bits,
+                             uint32_t max_verts, t2_slice *res, op_error *err) {
   size_t ntiles = 0;
   for (size_t i = 0; i < nin; i++)
     if (!i || tt[i].row != tt[i - 1].row || tt[i].col != tt[i - 1].col) ntiles++;
-  res.tiles = calloc(ntiles + 1, sizeof *res.tiles);
-  if (!res.tiles) { st = op_fail(err, OP_E_NOMEM, "region", "", "out of memory"); goto done; }
+  res->tiles = calloc(ntiles + 1, sizeof *res->tiles);
+  if (!res->tiles) return opc_nomem(err, "region");
   for (size_t i = 0; i < nin;) {
     size_t j = i + 1;
     while (j < nin && tt[j].row == tt[i].row && tt[j].col == tt[i].col) j++;
-    g2_tile_polys *tp = &res.tiles[res.ntiles];
+    t2_tile_polys *tp = &res->tiles[res->ntiles];
     int ok;
     tp->col = tt[i].col;
     tp->row = tt[i].row;
-    tp->line[0] = g2_tile_line(origin[0], tile_world, tp->col, r->snap_bits, &ok);
-    tp->line[1] = g2_tile_line(origin[1], tile_world, tp->row, r->snap_bits, &ok);
-    tp->line[2] = g2_tile_line(origin[0], tile_world, tp->col + 1, r->snap_bits, &ok);
-    tp->line[3] = g2_tile_line(origin[1], tile_world, tp->row + 1, r->snap_bits, &ok);
-    st = make_tile(&arr, &cdt, tt + i, j - i, max_verts, tp, err);
-    if (st) goto done;
-    res.ntiles++;
+    tp->line[0] = t2_tile_line(origin[0], tile_world, tp->col, snap_bits, &ok);
+    tp->line[1] = t2_tile_line(origin[1], tile_world, tp->row, snap_bits, &ok);
+    tp->line[2] = t2_tile_line(origin[0], tile_world, tp->col + 1, snap_bits, &ok);
+    tp->line[3] = t2_tile_line(origin[1], tile_world, tp->row + 1, snap_bits, &ok);
+    op_status st = make_tile(arr, cdt, tt + i, j - i, max_verts, tp, err);
+    if (st) return st;
+    res->ntiles++;
     i = j;
   }
-done:
-  free(gx);
-  free(gy);
-  free(pts);
-  free(segs);
+  return OP_OK;
+}
+
+/* T2D-030 .. T2D-044: the steps above in order; on failure *out is untouched. */
+op_status t2_slice_region(const g2_region *r, const double origin[2], double tile_world,
+                          double cell_size, uint32_t max_verts, t2_slice *out,
+                          op_error *err) {
+  t2_slice res;
+  memset(&res, 0, sizeof res);
+  if (r->npts == 0) { *out = res; return OP_OK; }
+  cuts cu;
+  memset(&cu, 0, sizeof cu);
+  g2_pslg arr;
+  memset(&arr, 0, sizeof arr);
+  g2_cdt cdt;
+  memset(&cdt, 0, sizeof cdt);
+  ttri *tt = NULL;
+  size_t nin = 0;
+  op_status st = slice_cuts(r, origin, tile_world, cell_size, &cu, err);
+  if (!st) st = slice_arrange(r, &cu, &arr, err);
+  if (!st) st = g2_cdt_build(&arr, &cdt, err); /* T2D-035: the triangulation */
+  if (!st) st = slice_triangles(&arr, &cdt, &cu, &tt, &nin, err);
+  if (!st) st = slice_tiles(&arr, &cdt, tt, nin, origin, tile_world, r->snap_bits, max_verts,
+                            &res, err);
+  free(cu.g[0]);
+  free(cu.g[1]);
   free(tt);
-  g2_pslg_free(&base);
   g2_pslg_free(&arr);
   g2_cdt_free(&cdt);
-  if (st) { g2_slice_free(&res); return st; }
+  if (st) { t2_slice_free(&res); return st; }
   *out = res;
   return OP_OK;
 }

@@ -27,8 +27,8 @@ void op_contour_set_free(op_contour_set *cs) {
 static int traced_region(uint16_t r) { return r != 0 && !(r & OP_CONTOUR_BORDER_REG); }
 
 /* REG-204 */
-int op_contour_is_boundary(const op_span_graph *g, const uint16_t *reg, uint32_t i, int d) {
-  uint32_t n = op_contour_nei(g, i, d);
+int opct_is_boundary(const op_span_graph *g, const uint16_t *reg, uint32_t i, int d) {
+  uint32_t n = opct_nei(g, i, d);
   return n == OP_CONTOUR_NONE || reg[n] != reg[i];
 }
 
@@ -36,9 +36,9 @@ int op_contour_is_boundary(const op_span_graph *g, const uint16_t *reg, uint32_t
 static void corner(const op_chf *chf, const op_span_graph *g, const uint16_t *reg, uint32_t i,
                    int d, int32_t *y, uint8_t *flags) {
   int e = (d + 3) & 3;
-  uint32_t a = op_contour_nei(g, i, d), b = op_contour_nei(g, i, e);
-  uint32_t da = a != OP_CONTOUR_NONE ? op_contour_nei(g, a, e) : OP_CONTOUR_NONE;
-  uint32_t db = b != OP_CONTOUR_NONE ? op_contour_nei(g, b, d) : OP_CONTOUR_NONE;
+  uint32_t a = opct_nei(g, i, d), b = opct_nei(g, i, e);
+  uint32_t da = a != OP_CONTOUR_NONE ? opct_nei(g, a, e) : OP_CONTOUR_NONE;
+  uint32_t db = b != OP_CONTOUR_NONE ? opct_nei(g, b, d) : OP_CONTOUR_NONE;
   uint32_t cell[4] = {i, a, db != OP_CONTOUR_NONE ? db : da, b}; /* cyclic: s, A, D, B */
   int32_t h = chf->spans[i].y;
   uint32_t all[4] = {a, b, da, db};
@@ -75,7 +75,7 @@ static op_cvert raw_vertex(const op_chf *chf, const op_span_graph *g, const uint
   v.z = z + (d == 1 || d == 2);
   v.flags = 0;
   corner(chf, g, reg, i, d, &v.y, &v.flags);
-  uint32_t n = op_contour_nei(g, i, d);
+  uint32_t n = opct_nei(g, i, d);
   v.reg = n != OP_CONTOUR_NONE ? reg[n] : 0;
   v.area = n != OP_CONTOUR_NONE ? chf->areas[n] : 0;
   if (n != OP_CONTOUR_NONE && chf->areas[n] != chf->areas[i]) v.flags |= OP_CVERT_AREA_BORDER;
@@ -84,8 +84,8 @@ static op_cvert raw_vertex(const op_chf *chf, const op_span_graph *g, const uint
 
 /* REG-205 .. REG-207 for one edge, exported for the run-time repair (RT-104), which
 ** compares a surviving loop's raw vertex for the old and the new regions. */
-op_cvert op_contour_raw_vertex(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
-                               uint32_t i, int d) {
+op_cvert opct_raw_vertex(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
+                         uint32_t i, int d) {
   return raw_vertex(chf, g, reg, i, d);
 }
 
@@ -94,10 +94,10 @@ static op_status push_vertex(op_cvert v, uint32_t key, op_cvert **verts, uint32_
   if (*n == *cap) {
     uint32_t nc = *cap ? *cap * 2 : 64;
     op_cvert *nv = realloc(*verts, (size_t)nc * sizeof *nv);
-    if (!nv) return op_fail(err, OP_E_NOMEM, "memory", "", "out of memory for raw vertices");
+    if (!nv) return opc_nomem(err, "memory");
     *verts = nv;
     uint32_t *nk = realloc(*keys, (size_t)nc * sizeof *nk);
-    if (!nk) return op_fail(err, OP_E_NOMEM, "memory", "", "out of memory for raw vertices");
+    if (!nk) return opc_nomem(err, "memory");
     *keys = nk;
     *cap = nc;
   }
@@ -108,20 +108,20 @@ static op_status push_vertex(op_cvert v, uint32_t key, op_cvert **verts, uint32_
 }
 
 /* REG-208: the walk. */
-op_status op_contour_walk(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
-                          uint32_t start, op_cvert **verts, uint32_t **keys, uint32_t *n,
-                          uint32_t *cap, op_error *err) {
+op_status opct_walk(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
+                    uint32_t start, op_cvert **verts, uint32_t **keys, uint32_t *n,
+                    uint32_t *cap, op_error *err) {
   uint32_t i = start >> 2;
   int d = (int)(start & 3);
   uint64_t steps = 0, limit = 4 * (uint64_t)chf->nspans + 4;
   for (;;) {
-    if (op_contour_is_boundary(g, reg, i, d)) {
+    if (opct_is_boundary(g, reg, i, d)) {
       op_status st = push_vertex(raw_vertex(chf, g, reg, i, d), 4 * i + (uint32_t)d, verts, keys,
                                  n, cap, err);
       if (st != OP_OK) return st;
       d = (d + 1) & 3; /* turn: next side of the same span */
     } else {
-      i = op_contour_nei(g, i, d);
+      i = opct_nei(g, i, d);
       d = (d + 3) & 3; /* step into the neighbour, look back along the wall */
     }
     if (4 * i + (uint32_t)d == start) return OP_OK;
@@ -132,7 +132,7 @@ op_status op_contour_walk(const op_chf *chf, const op_span_graph *g, const uint1
 }
 
 /* REG-215 */
-int64_t op_contour_area2(const op_cvert *v, uint32_t n) {
+int64_t opct_area2(const op_cvert *v, uint32_t n) {
   int64_t a = 0;
   for (uint32_t j = 0; j < n; j++) {
     const op_cvert *p = &v[j], *q = &v[(j + 1) % n];
@@ -167,7 +167,7 @@ static op_status push_loop(op_contour_set *cs, uint32_t *cap, const op_cloop *l,
   if (cs->nloops == *cap) {
     uint32_t nc = *cap ? *cap * 2 : 16;
     op_cloop *nl = realloc(cs->loops, (size_t)nc * sizeof *nl);
-    if (!nl) return op_fail(err, OP_E_NOMEM, "memory", "", "out of memory for loops");
+    if (!nl) return opc_nomem(err, "memory");
     cs->loops = nl;
     *cap = nc;
   }
@@ -184,18 +184,18 @@ static op_status trace_all(const op_chf *chf, const op_span_graph *g, const uint
     if (!traced_region(reg[i])) continue;
     for (int d = 0; d < 4; d++) {
       uint32_t key = 4 * i + (uint32_t)d;
-      if (cs->edge_loop[key] != OP_CONTOUR_NONE || !op_contour_is_boundary(g, reg, i, d)) continue;
+      if (cs->edge_loop[key] != OP_CONTOUR_NONE || !opct_is_boundary(g, reg, i, d)) continue;
       op_cloop l;
       memset(&l, 0, sizeof l);
       l.reg = reg[i];
       l.area = chf->areas[i];
       l.start_key = key;
       l.raw_start = cs->nraw;
-      op_status st = op_contour_walk(chf, g, reg, key, &cs->raw, &cs->raw_edge, &cs->nraw, &cap, err);
+      op_status st = opct_walk(chf, g, reg, key, &cs->raw, &cs->raw_edge, &cs->nraw, &cap, err);
       if (st != OP_OK) return st;
       l.nraw = cs->nraw - l.raw_start;
       for (uint32_t j = l.raw_start; j < cs->nraw; j++) cs->edge_loop[cs->raw_edge[j]] = cs->nloops;
-      l.area2 = op_contour_area2(cs->raw + l.raw_start, l.nraw);
+      l.area2 = opct_area2(cs->raw + l.raw_start, l.nraw);
       l.hole = l.area2 > 0;
       st = push_loop(cs, &lcap, &l, err);
       if (st != OP_OK) return st;
@@ -207,7 +207,7 @@ static op_status trace_all(const op_chf *chf, const op_span_graph *g, const uint
 /* REG-209 .. REG-213 for every loop. */
 static op_status simplify_all(op_contour_set *cs, const op_contour_params *p, op_error *err) {
   cs->simp = malloc(((size_t)cs->nraw + 1) * sizeof *cs->simp);
-  if (!cs->simp) return op_fail(err, OP_E_NOMEM, "memory", "", "out of memory for simplification");
+  if (!cs->simp) return opc_nomem(err, "memory");
   cs->nsimp = 0;
   uint32_t maxn = 1;
   for (uint32_t k = 0; k < cs->nloops; k++)
@@ -217,13 +217,13 @@ static op_status simplify_all(op_contour_set *cs, const op_contour_params *p, op
   if (!keep || !stack) {
     free(keep);
     free(stack);
-    return op_fail(err, OP_E_NOMEM, "memory", "", "out of memory for simplification");
+    return opc_nomem(err, "memory");
   }
   for (uint32_t k = 0; k < cs->nloops; k++) {
     op_cloop *l = &cs->loops[k];
     l->simp_start = cs->nsimp;
-    l->nsimp = op_contour_simplify(cs->raw + l->raw_start, l->nraw, l->area, p->max_error,
-                                   p->max_edge_len, cs->simp + cs->nsimp, keep, stack);
+    l->nsimp = opct_simplify(cs->raw + l->raw_start, l->nraw, l->area, p->max_error,
+                             p->max_edge_len, cs->simp + cs->nsimp, keep, stack);
     cs->nsimp += l->nsimp;
   }
   free(keep);
@@ -246,11 +246,11 @@ op_status op_contours_build(const op_chf *chf, const uint16_t *reg, const op_con
   cs.border = p->border;
   cs.nspans = chf->nspans;
   cs.edge_loop = malloc((4 * (size_t)chf->nspans + 1) * sizeof *cs.edge_loop);
-  if (!cs.edge_loop) st = op_fail(err, OP_E_NOMEM, "memory", "", "out of memory for the edge map");
+  if (!cs.edge_loop) st = opc_nomem(err, "memory");
   if (st == OP_OK) st = trace_all(chf, &g, reg, &cs, err);
   op_span_graph_free(&g);
   if (st == OP_OK) st = simplify_all(&cs, p, err);
-  if (st == OP_OK) st = op_contours_join(&cs, err);
+  if (st == OP_OK) st = opct_join(&cs, err);
   if (st != OP_OK) {
     op_contour_set_free(&cs);
     return st;
@@ -295,7 +295,7 @@ op_status op_contours_save(const op_contour_set *cs, op_bytes *out, op_error *er
   size_t len = 8 + 9 * 4 + (size_t)cs->nloops * 24 + (size_t)cs->nraw * 20 +
                (size_t)cs->nsimp * 4 + (size_t)cs->ncontours * 11 + (size_t)cs->nverts * 16;
   wbuf b = {malloc(len), 0};
-  if (!b.p) return op_fail(err, OP_E_NOMEM, "memory", "", "out of memory for the bytes");
+  if (!b.p) return opc_nomem(err, "memory");
   memcpy(b.p, "OPCTR001", 8);
   b.n = 8;
   w32(&b, (uint32_t)cs->width);

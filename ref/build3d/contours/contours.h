@@ -23,37 +23,37 @@
 /* ---- pieces shared by contours.c and contours_simplify.c (and the run-time repair) */
 
 /* REG-203: the neighbour across edge (i, d): g->nei when the mutual bit is set. */
-static inline uint32_t op_contour_nei(const op_span_graph *g, uint32_t i, int d) {
+static inline uint32_t opct_nei(const op_span_graph *g, uint32_t i, int d) {
   return (g->mutual[i] >> d) & 1u ? g->nei[4 * (size_t)i + (size_t)d] : OP_CONTOUR_NONE;
 }
 /* REG-204: edge (i, d) is a boundary edge of i's region. */
-int op_contour_is_boundary(const op_span_graph *g, const uint16_t *reg, uint32_t i, int d);
+int opct_is_boundary(const op_span_graph *g, const uint16_t *reg, uint32_t i, int d);
 
 /* REG-208: walks the loop that starts at boundary edge key `start`, appending raw
 ** vertices and edge keys to the arrays (grown by realloc; *n, *cap updated). Returns
 ** OP_OK, OP_E_NOMEM, or OP_E_LIMIT when the walk does not close (never for a valid
 ** span graph). */
-op_status op_contour_walk(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
-                          uint32_t start, op_cvert **verts, uint32_t **keys, uint32_t *n,
-                          uint32_t *cap, op_error *err);
+op_status opct_walk(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
+                    uint32_t start, op_cvert **verts, uint32_t **keys, uint32_t *n,
+                    uint32_t *cap, op_error *err);
 
 /* REG-205 .. REG-207: the raw vertex of boundary edge (i, d) for the regions reg and the
-** areas chf->areas (the record op_contour_walk appends for that edge). */
-op_cvert op_contour_raw_vertex(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
-                               uint32_t i, int d);
+** areas chf->areas (the record opct_walk appends for that edge). */
+op_cvert opct_raw_vertex(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
+                         uint32_t i, int d);
 
 /* REG-209 .. REG-213: the simplified form of one raw loop, as ascending raw indices in
 ** out (room for nraw entries). Returns the count (0 when fewer than 3 remain). Scratch:
 ** keep (nraw bytes) and stack (4 * nraw entries), owned by the caller. */
-uint32_t op_contour_simplify(const op_cvert *raw, uint32_t nraw, uint8_t loop_area,
-                             double max_error, int32_t max_edge_len, uint32_t *out,
-                             uint8_t *keep, uint32_t *stack);
+uint32_t opct_simplify(const op_cvert *raw, uint32_t nraw, uint8_t loop_area,
+                       double max_error, int32_t max_edge_len, uint32_t *out,
+                       uint8_t *keep, uint32_t *stack);
 
 /* REG-215: twice the signed area of a closed vertex list (x, z). */
-int64_t op_contour_area2(const op_cvert *v, uint32_t n);
+int64_t opct_area2(const op_cvert *v, uint32_t n);
 
 /* REG-216 .. REG-220: joins the holes of every region into its outlines and fills
 ** cs->contours / cs->verts from cs->loops and their simplified forms. */
-op_status op_contours_join(op_contour_set *cs, op_error *err);
+op_status opct_join(op_contour_set *cs, op_error *err);
 
 #endif

@@ -139,9 +139,9 @@ static uint32_t collect(const uint8_t *keep, uint32_t n, uint32_t *out) {
 }
 
 /* REG-209 .. REG-213 */
-uint32_t op_contour_simplify(const op_cvert *raw, uint32_t n, uint8_t loop_area,
-                             double max_error, int32_t max_edge_len, uint32_t *out,
-                             uint8_t *keep, uint32_t *stack) {
+uint32_t opct_simplify(const op_cvert *raw, uint32_t n, uint8_t loop_area,
+                       double max_error, int32_t max_edge_len, uint32_t *out,
+                       uint8_t *keep, uint32_t *stack) {
   if (n < 3) return 0;
   memset(keep, 0, n);
   /* REG-209: change points, else the two extreme corners */
@@ -329,7 +329,7 @@ static int join_one(op_contour_set *cs, jloop *jl, const hole_ref *hs, uint32_t 
 }
 
 /* REG-216 .. REG-220 */
-op_status op_contours_join(op_contour_set *cs, op_error *err) {
+op_status opct_join(op_contour_set *cs, op_error *err) {
   op_status st = OP_OK;
   uint32_t nl = cs->nloops, nh = 0, maxv = 0, nout = 0;
   jloop *jl = calloc(nl ? nl : 1, sizeof *jl);
@@ -388,7 +388,7 @@ op_status op_contours_join(op_contour_set *cs, op_error *err) {
   }
   goto done;
 nomem:
-  st = op_fail(err, OP_E_NOMEM, "memory", "", "out of memory joining holes");
+  st = opc_nomem(err, "memory");
 done:
   if (jl)
     for (uint32_t o = 0; o < nl; o++) free(jl[o].v);

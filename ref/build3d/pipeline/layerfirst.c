@@ -15,20 +15,16 @@
 
 #define LF_MAX_LAYERS 256u /* RT-082: a tile's layer is at most 255 (FMT-002) */
 
-static op_status nomem(op_error *err, const char *field) {
-  return op_fail(err, OP_E_NOMEM, field, "", "out of memory");
-}
-
 /* RT-081, RT-082: REG-071 .. REG-078 on chf's current walkability (the caller passes the
 ** heightfield after erosion, before any volume or obstacle); the count is the greatest
 ** layer plus 1, 1 when no span is walkable. */
-op_status op_pl_base_layers(const op_chf *chf, uint16_t **layer, uint32_t *nlayers,
+op_status opl_base_layers(const op_chf *chf, uint16_t **layer, uint32_t *nlayers,
                             op_error *err) {
   if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "NULL", "no compact heightfield given");
   if (!layer || !nlayers)
     return op_fail(err, OP_E_ARGUMENT, "layer", "NULL", "no output given");
   uint16_t *l = malloc((chf->nspans ? chf->nspans : 1) * sizeof *l);
-  if (!l) return nomem(err, "layers");
+  if (!l) return opc_nomem(err, "layers");
   uint32_t n = 0;
   op_status st = op_regions_layer_assign(chf, l, &n, err); /* REG-071 .. REG-078 */
   if (st == OP_OK && n > LF_MAX_LAYERS) /* RT-082 */
@@ -88,7 +84,7 @@ static void view_fill(const op_chf *chf, const uint16_t *layer, uint32_t L, op_c
 static void view_links(const op_chf *chf, const uint16_t *layer, uint32_t L, op_chf *v,
                        const uint32_t *map, const uint32_t *vidx) {
   int64_t step[4]; /* column index of the neighbour in direction d minus the column's */
-  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
+  for (int d = 0; d < 4; d++) step[d] = (int64_t)opsp_dir_dz[d] * chf->grid.width + opsp_dir_dx[d];
   const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
   const uint32_t *ci = chf->cell_index, *vci = v->cell_index;
   for (int64_t c = 0; c < ncol; c++)
@@ -107,7 +103,7 @@ static void view_links(const op_chf *chf, const uint16_t *layer, uint32_t L, op_
     }
 }
 
-op_status op_pl_layer_view(const op_chf *chf, const uint16_t *layer, uint32_t L,
+op_status opl_layer_view(const op_chf *chf, const uint16_t *layer, uint32_t L,
                            op_chf **view, uint32_t **map, op_error *err) {
   if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "NULL", "no compact heightfield given");
   if (!layer) return op_fail(err, OP_E_ARGUMENT, "layer", "NULL", "no layers given");
@@ -121,7 +117,7 @@ op_status op_pl_layer_view(const op_chf *chf, const uint16_t *layer, uint32_t L,
     op_chf_free(v);
     free(m);
     free(vidx);
-    return nomem(err, "view");
+    return opc_nomem(err, "view");
   }
   view_fill(chf, layer, L, v, m, vidx);
   view_links(chf, layer, L, v, m, vidx);
@@ -134,24 +130,19 @@ op_status op_pl_layer_view(const op_chf *chf, const uint16_t *layer, uint32_t L,
 /* RT-084: REG-080, REG-082, REG-083 on the view with every span in one layer (the layer
 ** array all 0) is exactly RT-084's rule: the view's links are its only links, so the
 ** join and island tests (REG-100 .. REG-105) read the view's links. Then REG-200. */
-op_status op_pl_layer_contours(const op_pl_ctx *c, const op_chf *view, op_regions *rg,
+op_status opl_layer_contours(const opl_ctx *c, const op_chf *view, op_regions *rg,
                                op_contour_set *cs, op_error *err) {
   if (!rg || !cs) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "no output given");
   memset(rg, 0, sizeof *rg);
   memset(cs, 0, sizeof *cs);
   if (!c || !view) return op_fail(err, OP_E_ARGUMENT, "view", "NULL", "no layer view given");
   uint16_t *zero = calloc(view->nspans ? view->nspans : 1, sizeof *zero);
-  if (!zero) return nomem(err, "regions");
-  op_status st = op_regions_layers_from(view, zero, c->cell.border, c->s.min_region_area, rg,
-                                        err); /* RT-084 */
+  if (!zero) return opc_nomem(err, "regions");
+  op_status st = opr_layers_from(view, zero, c->params.border, c->params.min_region_area, rg,
+                                 err); /* RT-084 */
   free(zero);
-  if (st == OP_OK) {
-    op_contour_params p;
-    p.border = c->cell.border;
-    p.max_error = c->s.max_simplification_error;
-    p.max_edge_len = c->cell.max_edge_len;
-    st = op_contours_build(view, rg->reg, &p, cs, err); /* REG-200 */
-  }
+  if (st == OP_OK)
+    st = op_contours_build(view, rg->reg, &c->params.contours, cs, err); /* REG-200 */
   if (st != OP_OK) {
     op_regions_free(rg);
     op_contour_set_free(cs);
@@ -163,7 +154,7 @@ op_status op_pl_layer_contours(const op_pl_ctx *c, const op_chf *view, op_region
 
 /* RT-085: polygons (POLY-011; the view's contours only, so vertices weld within the
 ** layer), detail (POLY-200) and the tile with layer L, y0 the grid's (POLY-210). */
-op_status op_pl_layer_tile(const op_pl_ctx *c, const op_chf *view, const op_contour_set *cs,
+op_status opl_layer_tile(const opl_ctx *c, const op_chf *view, const op_contour_set *cs,
                            int32_t tx, int32_t tz, int32_t L, op_tile **tile,
                            op_error *err) {
   if (!tile) return op_fail(err, OP_E_ARGUMENT, "tile", "NULL", "no output given");
@@ -174,8 +165,8 @@ op_status op_pl_layer_tile(const op_pl_ctx *c, const op_chf *view, const op_cont
   op_detail_mesh dm;
   memset(&pm, 0, sizeof pm);
   memset(&dm, 0, sizeof dm);
-  op_status st = op_pmesh_build(cs, &view->grid, c->cell.border, c->s.max_verts_per_poly, &pm,
-                                err); /* POLY-020 */
+  op_status st = op_pmesh_build(cs, &view->grid, c->params.border, c->params.max_verts_per_poly,
+                                &pm, err); /* POLY-020 */
   if (st == OP_OK) st = op_detail_build(&c->s, &pm, view, &dm, err); /* POLY-200 */
   if (st == OP_OK)
     st = op_tile_assemble(&pm, &dm, tx, tz, L, &c->tiling, view->grid.origin[1], tile,
@@ -187,16 +178,16 @@ op_status op_pl_layer_tile(const op_pl_ctx *c, const op_chf *view, const op_cont
 
 /* RT-083 .. RT-085 for layer L of a tile's base with its first-build areas: the unit's
 ** view, map, regions, contours and tile. On failure *u is zeroed. */
-op_status op_pl_layer_unit(const op_pl_ctx *c, const op_pl_base *b, int32_t tx, int32_t tz,
-                           uint32_t L, op_pl_unit *u, op_error *err) {
+op_status opl_layer_unit(const opl_ctx *c, const opl_base *b, int32_t tx, int32_t tz,
+                           uint32_t L, opl_unit *u, op_error *err) {
   if (!u) return op_fail(err, OP_E_ARGUMENT, "unit", "NULL", "no output given");
   memset(u, 0, sizeof *u);
   if (!c || !b || !b->chf || !b->layer)
     return op_fail(err, OP_E_ARGUMENT, "base", "NULL", "no layered tile given");
-  op_status st = op_pl_layer_view(b->chf, b->layer, L, &u->view, &u->map, err); /* RT-083 */
-  if (st == OP_OK) st = op_pl_layer_contours(c, u->view, &u->rg, &u->cs, err); /* RT-084 */
+  op_status st = opl_layer_view(b->chf, b->layer, L, &u->view, &u->map, err); /* RT-083 */
+  if (st == OP_OK) st = opl_layer_contours(c, u->view, &u->rg, &u->cs, err); /* RT-084 */
   if (st == OP_OK)
-    st = op_pl_layer_tile(c, u->view, &u->cs, tx, tz, (int32_t)L, &u->tile, err); /* RT-085 */
-  if (st != OP_OK) op_pl_unit_free(u);
+    st = opl_layer_tile(c, u->view, &u->cs, tx, tz, (int32_t)L, &u->tile, err); /* RT-085 */
+  if (st != OP_OK) opl_unit_free(u);
   return st;
 }

@@ -1,12 +1,13 @@
 /*
 ** pipeline.c -- Mesh3DPipeline: BuildSoup, BuildChunk, BuildHeightfield
 ** (spec/build3d-polys.md section 5, POLY-220 .. POLY-226) and the pieces the run-time tile
-** cache shares with it (ref/build3d/pipeline/pipeline_internal.h; spec/build3d-runtime.md RT-010, RT-015,
-** RT-016, RT-086). Every stage for every tile of the grid, rows (tz) ascending and within a
-** row columns (tx) ascending: spans (SPAN-180) with the settings' volumes and Obstacles
+** cache shares with it (pipeline_internal.h; spec/build3d-runtime.md RT-010, RT-015, RT-016,
+** RT-086). Every stage for every tile of the grid, rows (tz) ascending and within a row
+** columns (tx) ascending: spans (SPAN-180) with the settings' volumes and Obstacles
 ** (RT-010), then on the general path regions (REG-005), contours (REG-200), polygons
-** (POLY-020), detail (POLY-200), tile (POLY-210), TiledNavMesh.AddTile (MESH-012); on the
-** layer-first path (RT-080) the two passes of RT-086, each layer built by ref/build3d/pipeline/layerfirst.c.
+** (POLY-020) and detail (POLY-200) by stages.c, tile (POLY-210), TiledNavMesh.AddTile
+** (MESH-012); on the layer-first path (RT-080) the two passes of RT-086, each layer built by
+** layerfirst.c. The top file of the folder: nothing in ref/build3d/pipeline/ calls it.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,7 @@
 
 /* POLY-225: the error of a tile's stage keeps kind, field and value; its message is
 ** prefixed with the tile. */
-op_status op_pl_tile_error(op_error *err, op_status st, int32_t tx, int32_t tz) {
+op_status opl_tile_error(op_error *err, op_status st, int32_t tx, int32_t tz) {
   if (st != OP_OK && err) {
     char m[sizeof err->message];
     snprintf(m, sizeof m, "tile (%d, %d): %.200s", (int)tx, (int)tz, err->message);
@@ -36,14 +37,14 @@ op_status op_pl_tile_error(op_error *err, op_status st, int32_t tx, int32_t tz) 
 
 /* POLY-223 step 1: stages 1-3 of tile (tx, tz) with the settings s; *out NULL when the
 ** tile is not built. */
-static op_status spans_tile(const op_pl_ctx *c, const op_settings *s, int32_t tx, int32_t tz,
+static op_status spans_tile(const opl_ctx *c, const op_settings *s, int32_t tx, int32_t tz,
                             op_chf **out, op_error *err) {
   switch (c->kind) {
-  case OP_PL_SOUP:
+  case OPL_SOUP:
     /* the soup was validated once for the whole build (SPAN-052, POLY-223) */
-    return op_spans_build_tile_trusted(s, c->soup, c->origin, c->origin[1], c->ymax, tx, tz,
+    return opsp_build_tile_trusted(s, c->soup, c->origin, c->origin[1], c->ymax, tx, tz,
                                        out, err);
-  case OP_PL_CHUNK:
+  case OPL_CHUNK:
     return op_spans_build_tile_chunked(s, c->chunk, c->origin, c->origin[1], c->ymax, tx, tz,
                                        out, err);
   default:
@@ -51,18 +52,11 @@ static op_status spans_tile(const op_pl_ctx *c, const op_settings *s, int32_t tx
   }
 }
 
-void op_pl_base_free(op_pl_base *b) {
-  if (!b) return;
-  op_chf_free(b->chf);
-  free(b->layer);
-  memset(b, 0, sizeof *b);
-}
-
 /* RT-010, RT-081: stages 1 and 2 and the erosion (the settings' volumes left out: the
 ** volumes are the last part of stage 3, SPAN-180, so marking them afterwards gives the
 ** same areas), then (layer first) the layers on the eroded walkability, then the
 ** settings' volumes in list order and the settings' Obstacles in list order (RT-022). */
-op_status op_pl_tile_base(const op_pl_ctx *c, int32_t tx, int32_t tz, op_pl_base *out,
+op_status opl_tile_base(const opl_ctx *c, int32_t tx, int32_t tz, opl_base *out,
                           op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
   memset(out, 0, sizeof *out);
@@ -70,90 +64,45 @@ op_status op_pl_tile_base(const op_pl_ctx *c, int32_t tx, int32_t tz, op_pl_base
   op_settings s = c->s;
   s.nvolumes = 0;
   s.volumes = NULL;
-  op_pl_base b;
+  opl_base b;
   memset(&b, 0, sizeof b);
   b.nlayers = 1; /* RT-086 (b): a position whose tile is not built counts 1 */
   op_status st = spans_tile(c, &s, tx, tz, &b.chf, err);
   if (st == OP_OK && b.chf && c->layer_first)
-    st = op_pl_base_layers(b.chf, &b.layer, &b.nlayers, err); /* RT-081, RT-082 */
+    st = opl_base_layers(b.chf, &b.layer, &b.nlayers, err); /* RT-081, RT-082 */
   if (st == OP_OK && b.chf)
     st = op_chf_mark_volumes(b.chf, c->s.volumes, c->s.nvolumes, err); /* SPAN-160 */
   if (st == OP_OK && b.chf)
-    st = op_chf_mark_obstacles(b.chf, c->s.obstacles, c->s.nobstacles,
+    st = opob_chf_mark(b.chf, c->s.obstacles, c->s.nobstacles,
                                c->cell.walkable_radius, NULL, err); /* RT-010 */
   if (st != OP_OK) {
-    op_pl_base_free(&b);
+    opl_base_free(&b);
     return st;
   }
   *out = b;
   return OP_OK;
 }
 
-/* POLY-223 steps 2 to 6: regions, contours, polygons, detail and tile (layer 0). */
-op_status op_pl_tile_general(const op_pl_ctx *c, const op_chf *chf, int32_t tx, int32_t tz,
-                             op_tile **tile, op_error *err) {
-  const op_settings *s = &c->s;
-  op_regions rg;
-  op_contour_set cs;
-  op_pmesh pm;
-  op_detail_mesh dm;
-  memset(&rg, 0, sizeof rg);
-  memset(&cs, 0, sizeof cs);
-  memset(&pm, 0, sizeof pm);
-  memset(&dm, 0, sizeof dm);
+/* POLY-223 steps 2 to 6: regions, contours, polygons and detail (stages.c), then the
+** tile with layer 0 (POLY-210, POLY-217). */
+op_status opl_tile_general(const opl_ctx *c, const op_chf *chf, int32_t tx, int32_t tz,
+                            op_tile **tile, op_error *err) {
   *tile = NULL;
-  op_status st = op_regions_build(chf, s->partition, c->cell.border, s->min_region_area,
-                                  s->merge_region_area, &rg, err); /* REG-005 */
-  if (st == OP_OK) {
-    op_contour_params p;
-    p.border = c->cell.border;
-    p.max_error = s->max_simplification_error;
-    p.max_edge_len = c->cell.max_edge_len;
-    st = op_contours_build(chf, rg.reg, &p, &cs, err); /* REG-200 */
-  }
+  op_stage_tile t;
+  memset(&t, 0, sizeof t);
+  t.params = c->params;
+  op_status st = opl_stages_on(&c->s, chf, OP_STAGE_DETAIL, &t, err); /* steps 2 to 5 */
   if (st == OP_OK)
-    st = op_pmesh_build(&cs, &chf->grid, c->cell.border, s->max_verts_per_poly, &pm,
-                        err); /* POLY-020 */
-  if (st == OP_OK) st = op_detail_build(s, &pm, chf, &dm, err); /* POLY-200 */
-  if (st == OP_OK)
-    st = op_tile_assemble(&pm, &dm, tx, tz, 0, &c->tiling, chf->grid.origin[1], tile,
-                          err); /* POLY-210, layer 0 (POLY-217) */
-  op_detail_free(&dm);
-  op_pmesh_free(&pm);
-  op_contour_set_free(&cs);
-  op_regions_free(&rg);
+    st = op_tile_assemble(&t.pmesh, &t.detail, tx, tz, 0, &c->tiling, chf->grid.origin[1],
+                          tile, err); /* POLY-210, layer 0 (POLY-217) */
+  op_stage_tile_free(&t); /* t.chf is NULL: chf stays the caller's */
   return st;
-}
-
-void op_pl_unit_free(op_pl_unit *u) {
-  if (!u) return;
-  op_chf_free(u->view);
-  free(u->map);
-  op_regions_free(&u->rg);
-  op_contour_set_free(&u->cs);
-  op_tile_free(u->tile);
-  memset(u, 0, sizeof *u);
-}
-
-static void keep_tile_free(op_pl_keep_tile *t) {
-  if (t->units)
-    for (uint32_t i = 0; i < t->nunits; i++) op_pl_unit_free(&t->units[i]);
-  free(t->units);
-  op_pl_base_free(&t->base);
-  memset(t, 0, sizeof *t);
-}
-
-void op_pl_keep_free(op_pl_keep *k) {
-  if (!k) return;
-  for (uint32_t i = 0; i < k->ntiles; i++) keep_tile_free(&k->tiles[i]);
-  free(k->tiles);
-  memset(k, 0, sizeof *k);
 }
 
 /* ------------------------------------------------------------------ the build */
 
 /* POLY-224 */
-void op_pl_mesh_params(const op_pl_ctx *c, uint32_t max_tiles, op_mesh_params *mp) {
+void opl_mesh_params(const opl_ctx *c, uint32_t max_tiles, op_mesh_params *mp) {
   memset(mp, 0, sizeof *mp);
   mp->tiling = c->tiling;
   mp->walkable_climb = (double)c->cell.walkable_climb * c->s.cell_height;
@@ -162,10 +111,10 @@ void op_pl_mesh_params(const op_pl_ctx *c, uint32_t max_tiles, op_mesh_params *m
 
 /* The state of one run: the result being made, and the kept data (cached build). */
 typedef struct run_state {
-  op_pl_ctx *c;
+  opl_ctx *c;
   op_pipeline_result r;
   uint32_t cap;         /* r.tiles allocated */
-  op_pl_keep *keep;     /* NULL: plain build */
+  opl_keep *keep;     /* NULL: plain build */
   uint32_t capkeep;
   uint64_t done, total; /* progress */
 } run_state;
@@ -175,7 +124,7 @@ static op_status push_tile(run_state *rs, const op_tile *t, op_error *err) {
   if (r->ntiles == rs->cap) {
     uint32_t nc = rs->cap ? 2 * rs->cap : 16;
     op_pipeline_tile *n = realloc(r->tiles, nc * sizeof *n);
-    if (!n) return op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
+    if (!n) return opc_nomem(err, "tiles");
     r->tiles = n;
     rs->cap = nc;
   }
@@ -212,22 +161,22 @@ static void progress(run_state *rs) {
 
 /* Moves a built tile's base and units into the kept data (RT-011); on failure frees
 ** them. base and units are zeroed either way. */
-static op_status keep_push(run_state *rs, int32_t tx, int32_t tz, op_pl_base *base,
-                           op_pl_unit *units, uint32_t nunits, op_error *err) {
-  op_pl_keep *k = rs->keep;
+static op_status keep_push(run_state *rs, int32_t tx, int32_t tz, opl_base *base,
+                           opl_unit *units, uint32_t nunits, op_error *err) {
+  opl_keep *k = rs->keep;
   if (k->ntiles == rs->capkeep) {
     uint32_t nc = rs->capkeep ? 2 * rs->capkeep : 16;
-    op_pl_keep_tile *n = realloc(k->tiles, nc * sizeof *n);
+    opl_keep_tile *n = realloc(k->tiles, nc * sizeof *n);
     if (!n) {
-      for (uint32_t i = 0; i < nunits; i++) op_pl_unit_free(&units[i]);
+      for (uint32_t i = 0; i < nunits; i++) opl_unit_free(&units[i]);
       free(units);
-      op_pl_base_free(base);
-      return op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
+      opl_base_free(base);
+      return opc_nomem(err, "tiles");
     }
     k->tiles = n;
     rs->capkeep = nc;
   }
-  op_pl_keep_tile *t = &k->tiles[k->ntiles++];
+  opl_keep_tile *t = &k->tiles[k->ntiles++];
   t->tx = tx;
   t->tz = tz;
   t->base = *base;
@@ -239,23 +188,23 @@ static op_status keep_push(run_state *rs, int32_t tx, int32_t tz, op_pl_base *ba
 
 static op_status create_mesh(run_state *rs, uint32_t max_tiles, op_error *err) {
   op_mesh_params mp; /* POLY-224 */
-  op_pl_mesh_params(rs->c, max_tiles, &mp);
+  opl_mesh_params(rs->c, max_tiles, &mp);
   return op_mesh_create(&mp, &rs->r.mesh, err);
 }
 
 /* POLY-223: the general path, one tile at a time (steps 1 to 7). */
 static op_status one_general(run_state *rs, int32_t tx, int32_t tz, op_error *err) {
-  op_pl_base b;
+  opl_base b;
   op_tile *tile = NULL;
-  op_status st = op_pl_tile_base(rs->c, tx, tz, &b, err);
+  op_status st = opl_tile_base(rs->c, tx, tz, &b, err);
   if (st != OP_OK || !b.chf) return st;
   rs->r.nbuilt++;
-  st = op_pl_tile_general(rs->c, b.chf, tx, tz, &tile, err);
+  st = opl_tile_general(rs->c, b.chf, tx, tz, &tile, err);
   if (st == OP_OK) st = add_tile(rs, tx, tz, tile, err);
   if (st == OP_OK && rs->keep) {
-    op_pl_unit *u = calloc(1, sizeof *u);
+    opl_unit *u = calloc(1, sizeof *u);
     if (!u) {
-      st = op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
+      st = opc_nomem(err, "tiles");
     } else {
       u->tile = tile; /* the mesh copied it on add; the kept copy is this one */
       tile = NULL;
@@ -263,36 +212,36 @@ static op_status one_general(run_state *rs, int32_t tx, int32_t tz, op_error *er
     }
   }
   op_tile_free(tile);
-  op_pl_base_free(&b);
+  opl_base_free(&b);
   return st;
 }
 
 static op_status run_general(run_state *rs, op_error *err) {
-  op_pl_ctx *c = rs->c;
+  opl_ctx *c = rs->c;
   op_status st = create_mesh(rs, (uint32_t)((uint64_t)c->ntx * (uint64_t)c->ntz), err);
   for (int32_t tz = 0; st == OP_OK && tz < c->ntz; tz++)     /* POLY-223: rows */
     for (int32_t tx = 0; st == OP_OK && tx < c->ntx; tx++) { /* then columns */
-      st = op_pl_tile_error(err, one_general(rs, tx, tz, err), tx, tz);
+      st = opl_tile_error(err, one_general(rs, tx, tz, err), tx, tz);
       if (st == OP_OK) progress(rs);
     }
   return st;
 }
 
 /* RT-086 (d) for one built tile: its layers ascending, each made by RT-085 and added. */
-static op_status one_layered(run_state *rs, int32_t tx, int32_t tz, op_pl_base *b,
+static op_status one_layered(run_state *rs, int32_t tx, int32_t tz, opl_base *b,
                              op_error *err) {
   uint32_t n = b->nlayers;
-  op_pl_unit *units = calloc(n, sizeof *units);
-  if (!units) return op_fail(err, OP_E_NOMEM, "layers", "", "out of memory");
+  opl_unit *units = calloc(n, sizeof *units);
+  if (!units) return opc_nomem(err, "layers");
   op_status st = OP_OK;
   for (uint32_t L = 0; st == OP_OK && L < n; L++) {
-    op_pl_unit *u = &units[L];
-    st = op_pl_layer_unit(rs->c, b, tx, tz, L, u, err);
+    opl_unit *u = &units[L];
+    st = opl_layer_unit(rs->c, b, tx, tz, L, u, err);
     if (st == OP_OK) st = add_tile(rs, tx, tz, u->tile, err);
-    if (!rs->keep) op_pl_unit_free(u); /* the plain build keeps nothing */
+    if (!rs->keep) opl_unit_free(u); /* the plain build keeps nothing */
   }
   if (st == OP_OK && rs->keep) return keep_push(rs, tx, tz, b, units, n, err);
-  for (uint32_t L = 0; L < n; L++) op_pl_unit_free(&units[L]);
+  for (uint32_t L = 0; L < n; L++) opl_unit_free(&units[L]);
   free(units);
   return st;
 }
@@ -300,21 +249,21 @@ static op_status one_layered(run_state *rs, int32_t tx, int32_t tz, op_pl_base *
 /* A built tile's base in pass 1 of RT-086. */
 typedef struct lf_entry {
   int32_t tx, tz;
-  op_pl_base base;
+  opl_base base;
 } lf_entry;
 
 /* RT-086 (a): every tile's base in the order of POLY-223; *sum the slot count (b). */
 static op_status lf_bases(run_state *rs, lf_entry **out, uint32_t *nout, uint64_t *sum,
                           op_error *err) {
-  op_pl_ctx *c = rs->c;
+  opl_ctx *c = rs->c;
   lf_entry *e = NULL;
   uint32_t n = 0, cap = 0;
   uint64_t s = 0;
   op_status st = OP_OK;
   for (int32_t tz = 0; st == OP_OK && tz < c->ntz; tz++)
     for (int32_t tx = 0; st == OP_OK && tx < c->ntx; tx++) {
-      op_pl_base b;
-      st = op_pl_tile_error(err, op_pl_tile_base(c, tx, tz, &b, err), tx, tz);
+      opl_base b;
+      st = opl_tile_error(err, opl_tile_base(c, tx, tz, &b, err), tx, tz);
       if (st != OP_OK) break;
       s += b.chf ? b.nlayers : 1;
       if (!b.chf) continue;
@@ -322,8 +271,8 @@ static op_status lf_bases(run_state *rs, lf_entry **out, uint32_t *nout, uint64_
         uint32_t nc = cap ? 2 * cap : 16;
         lf_entry *ne = realloc(e, nc * sizeof *ne);
         if (!ne) {
-          op_pl_base_free(&b);
-          st = op_fail(err, OP_E_NOMEM, "tiles", "", "out of memory");
+          opl_base_free(&b);
+          st = opc_nomem(err, "tiles");
           break;
         }
         e = ne;
@@ -355,19 +304,19 @@ static op_status run_layers(run_state *rs, op_error *err) {
   for (int32_t tz = 0; st == OP_OK && tz < rs->c->ntz; tz++) /* RT-086 (d) */
     for (int32_t tx = 0; st == OP_OK && tx < rs->c->ntx; tx++) {
       if (k < n && e[k].tx == tx && e[k].tz == tz) {
-        st = op_pl_tile_error(err, one_layered(rs, tx, tz, &e[k].base, err), tx, tz);
-        op_pl_base_free(&e[k].base); /* kept ones were moved out (zeroed) */
+        st = opl_tile_error(err, one_layered(rs, tx, tz, &e[k].base, err), tx, tz);
+        opl_base_free(&e[k].base); /* kept ones were moved out (zeroed) */
         k++;
       }
       if (st == OP_OK) progress(rs);
     }
-  for (uint32_t i = 0; i < n; i++) op_pl_base_free(&e[i].base);
+  for (uint32_t i = 0; i < n; i++) opl_base_free(&e[i].base);
   free(e);
   return st;
 }
 
 /* POLY-222: the grid against the format's limits. */
-static op_status check_limits(const op_pl_ctx *c, op_error *err) {
+static op_status check_limits(const opl_ctx *c, op_error *err) {
   uint64_t n = (uint64_t)c->ntx * (uint64_t)c->ntz;
   if (n > PL_MAX_SLOTS)
     return op_fail_i(err, OP_E_LIMIT, "tile_cells", c->s.tile_cells,
@@ -382,7 +331,7 @@ static op_status check_limits(const op_pl_ctx *c, op_error *err) {
 }
 
 /* POLY-220 steps 5 and 6, or RT-086; keep receives the kept data of a cached build. */
-op_status op_pl_run(op_pl_ctx *c, op_pipeline_result *out, op_pl_keep *keep,
+op_status opl_run(opl_ctx *c, op_pipeline_result *out, opl_keep *keep,
                     op_error *err) {
   if (keep) memset(keep, 0, sizeof *keep);
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
@@ -399,7 +348,7 @@ op_status op_pl_run(op_pl_ctx *c, op_pipeline_result *out, op_pl_keep *keep,
   st = c->layer_first ? run_layers(&rs, err) : run_general(&rs, err);
   if (st != OP_OK) { /* POLY-225: nothing is returned */
     op_pipeline_result_free(&rs.r);
-    op_pl_keep_free(keep);
+    opl_keep_free(keep);
     return st;
   }
   *out = rs.r;
@@ -409,7 +358,7 @@ op_status op_pl_run(op_pl_ctx *c, op_pipeline_result *out, op_pl_keep *keep,
 /* ------------------------------------------------------------------ begin */
 
 /* POLY-220 steps 1 and 2: settings, then the detail rule; RT-080's choice. */
-static op_status begin(op_pl_ctx *c, const op_settings *s, const op_pipeline_hooks *h,
+static op_status begin(opl_ctx *c, const op_settings *s, const op_pipeline_hooks *h,
                        op_error *err) {
   if (c) memset(c, 0, sizeof *c);
   if (!c) return op_fail(err, OP_E_ARGUMENT, "ctx", "NULL", "a context is required");
@@ -417,13 +366,14 @@ static op_status begin(op_pl_ctx *c, const op_settings *s, const op_pipeline_hoo
   c->s = *s;
   c->hooks = h;
   op_status st = op_settings_derive(s, &c->cell, err); /* SPAN-030, SPAN-020..025 */
+  if (st == OP_OK) opl_stage_params_fill(s, &c->cell, &c->params); /* stages.c */
   if (st == OP_OK) st = op_detail_check(s, err);      /* POLY-202 */
   /* RT-080: Layers without detail sampling is built layer first */
   c->layer_first = s->partition == OP_PARTITION_LAYERS && c->cell.detail_sample_dist == 0;
   return st;
 }
 
-static void set_tiling(op_pl_ctx *c) { /* POLY-224 */
+static void set_tiling(opl_ctx *c) { /* POLY-224 */
   for (int k = 0; k < 3; k++) c->tiling.origin[k] = c->origin[k];
   c->tiling.cell_size = c->s.cell_size;
   c->tiling.cell_height = c->s.cell_height;
@@ -432,7 +382,7 @@ static void set_tiling(op_pl_ctx *c) { /* POLY-224 */
 }
 
 /* POLY-221: the soup's frame and tile range (SPAN-181, SPAN-183). */
-static op_status soup_grid(op_pl_ctx *c, const op_soup *soup, op_error *err) {
+static op_status soup_grid(opl_ctx *c, const op_soup *soup, op_error *err) {
   op_status st = op_soup_validate(soup, err); /* SPAN-052 */
   if (st == OP_OK) st = op_soup_frame(soup, c->origin, &c->ymax, err);
   if (st == OP_OK) st = op_spans_tile_range(&c->s, soup, &c->ntx, &c->ntz, err);
@@ -440,28 +390,28 @@ static op_status soup_grid(op_pl_ctx *c, const op_soup *soup, op_error *err) {
   return st;
 }
 
-op_status op_pl_begin_soup(op_pl_ctx *c, const op_settings *s, const op_soup *soup,
+op_status opl_begin_soup(opl_ctx *c, const op_settings *s, const op_soup *soup,
                            const op_pipeline_hooks *h, op_error *err) {
   op_status st = begin(c, s, h, err);
   if (st != OP_OK) return st;
   if (!soup) return op_fail(err, OP_E_ARGUMENT, "soup", "NULL", "a soup is required");
-  c->kind = OP_PL_SOUP;
+  c->kind = OPL_SOUP;
   c->soup = soup;
   return soup_grid(c, soup, err);
 }
 
-op_status op_pl_begin_chunk(op_pl_ctx *c, const op_settings *s, const op_chunked *ch,
+op_status opl_begin_chunk(opl_ctx *c, const op_settings *s, const op_chunked *ch,
                             const op_pipeline_hooks *h, op_error *err) {
   op_status st = begin(c, s, h, err);
   if (st != OP_OK) return st;
   if (!ch) return op_fail(err, OP_E_ARGUMENT, "chunks", "NULL", "a chunked mesh is required");
   op_soup soup = op_chunked_soup(ch); /* POLY-226: the frame of the chunked mesh's soup */
-  c->kind = OP_PL_CHUNK;
+  c->kind = OPL_CHUNK;
   c->chunk = ch;
   return soup_grid(c, &soup, err);
 }
 
-op_status op_pl_begin_columns(op_pl_ctx *c, const op_settings *s,
+op_status opl_begin_columns(opl_ctx *c, const op_settings *s,
                               const op_solid_columns *cols, const op_pipeline_hooks *h,
                               op_error *err) {
   op_status st = begin(c, s, h, err);
@@ -469,7 +419,7 @@ op_status op_pl_begin_columns(op_pl_ctx *c, const op_settings *s,
   if (!cols) return op_fail(err, OP_E_ARGUMENT, "columns", "NULL", "columns are required");
   st = op_solid_columns_validate(cols, s, err); /* SPAN-072 */
   if (st != OP_OK) return st;
-  c->kind = OP_PL_COLUMNS;
+  c->kind = OPL_COLUMNS;
   c->cols = cols;
   for (int k = 0; k < 3; k++) c->origin[k] = cols->origin[k]; /* POLY-221 */
   uint64_t t = s->tile_cells;
@@ -492,27 +442,27 @@ op_status op_pipeline_build_soup(const op_settings *s, const op_soup *soup,
                                  const op_pipeline_hooks *hooks, op_pipeline_result *out,
                                  op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
-  op_pl_ctx c;
-  op_status st = op_pl_begin_soup(&c, s, soup, hooks, err);
-  return st == OP_OK ? op_pl_run(&c, out, NULL, err) : st;
+  opl_ctx c;
+  op_status st = opl_begin_soup(&c, s, soup, hooks, err);
+  return st == OP_OK ? opl_run(&c, out, NULL, err) : st;
 }
 
 op_status op_pipeline_build_chunk(const op_settings *s, const op_chunked *ch,
                                   const op_pipeline_hooks *hooks, op_pipeline_result *out,
                                   op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
-  op_pl_ctx c;
-  op_status st = op_pl_begin_chunk(&c, s, ch, hooks, err);
-  return st == OP_OK ? op_pl_run(&c, out, NULL, err) : st;
+  opl_ctx c;
+  op_status st = opl_begin_chunk(&c, s, ch, hooks, err);
+  return st == OP_OK ? opl_run(&c, out, NULL, err) : st;
 }
 
 op_status op_pipeline_build_heightfield(const op_settings *s, const op_solid_columns *cols,
                                         const op_pipeline_hooks *hooks,
                                         op_pipeline_result *out, op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
-  op_pl_ctx c;
-  op_status st = op_pl_begin_columns(&c, s, cols, hooks, err);
-  return st == OP_OK ? op_pl_run(&c, out, NULL, err) : st;
+  opl_ctx c;
+  op_status st = opl_begin_columns(&c, s, cols, hooks, err);
+  return st == OP_OK ? opl_run(&c, out, NULL, err) : st;
 }
 
 void op_pipeline_result_free(op_pipeline_result *r) {

@@ -546,7 +546,7 @@ static op_status emit(dctx *c, const op_tilemap *map, uint32_t p, dout *o, op_er
   double ylim = 16384.0 * map->cs; /* FMT-011 */
   if (grow((void **)&m->verts, &o->cverts, 3 * (m->nverts + nv), sizeof(float)) ||
       grow((void **)&m->tris, &o->ctris, 4 * (m->ntris + nt), 1))
-    return op_fail(err, OP_E_NOMEM, "detail", "", "out of memory");
+    return opc_nomem(err, "detail");
   for (uint32_t i = 0; i < nv; i++) {
     float *f = m->verts + 3 * (size_t)(m->nverts + i);
     detail_pos(map, &c->pts[c->n + i], f);
@@ -629,7 +629,7 @@ static op_status build_poly(dctx *c, uint32_t p, op_error *err) {
     c->pts[c->np++] = q;
   }
   for (uint32_t e = 0; e < c->n; e++)
-    if (edge_samples(c, pv, e)) return op_fail(err, OP_E_NOMEM, "detail", "", "out of memory");
+    if (edge_samples(c, pv, e)) return opc_nomem(err, "detail");
   if (c->n + c->nesm > MAXPTS) { /* POLY-208 */
     char why[160];
     snprintf(why, sizeof why, "polygon %u needs %u boundary points, more than %u; raise "
@@ -639,7 +639,7 @@ static op_status build_poly(dctx *c, uint32_t p, op_error *err) {
   }
   for (uint32_t i = 0; i < c->nesm; i++) c->pts[c->np++] = c->esm[i];
   if (triangulate(c) || interior_samples(c, pv) || insert_samples(c))
-    return op_fail(err, OP_E_NOMEM, "detail", "", "out of memory");
+    return opc_nomem(err, "detail");
   return OP_OK;
 }
 
@@ -680,7 +680,7 @@ op_status op_detail_build(const op_settings *s, const op_pmesh *pm, const op_chf
   if (!c || !o.m.detail) {
     free(c);
     free(o.m.detail);
-    return op_fail(err, OP_E_NOMEM, "detail", "", "out of memory");
+    return opc_nomem(err, "detail");
   }
   c->pm = pm;
   c->chf = chf;

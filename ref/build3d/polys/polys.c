@@ -1,66 +1,14 @@
 /*
-** polys.c -- the polygon stage of the 3D build: the tile coordinate map and its
-** orientation bound (spec/build3d-polys.md section 1), and BuildPolyMesh (section 3):
-** triangulation of each contour, vertex welding, merging into convex polygons,
-** neighbour codes, output order, limits, canonical bytes.
+** polys.c -- the polygon stage of the 3D build: BuildPolyMesh (spec/build3d-polys.md
+** sections 2 and 3, POLY-011 .. POLY-090): triangulation of each contour, vertex welding,
+** merging into convex polygons, neighbour codes, output order, limits, canonical bytes.
+** The tile coordinate map (section 1) is tilemap.c.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
-#include "math/opmath.h"
 #include "build3d/polys/polys.h"
-
-/* ====================================================================== the map */
-
-/* POLY-001 .. POLY-006 */
-op_status op_tilemap_init(op_tilemap *m, const op_hf_grid *g, int32_t border, op_error *err) {
-  if (border < 0) return op_fail_i(err, OP_E_RANGE, "Border", border, "must be >= 0");
-  if (g->width < 2 * (int64_t)border)
-    return op_fail_i(err, OP_E_ARGUMENT, "grid.width", g->width,
-                     "must be at least twice the border");
-  if (g->depth < 2 * (int64_t)border)
-    return op_fail_i(err, OP_E_ARGUMENT, "grid.depth", g->depth,
-                     "must be at least twice the border");
-  memset(m, 0, sizeof *m);
-  m->width = g->width - 2 * border;
-  m->depth = g->depth - 2 * border;
-  m->border = border;
-  m->cells_across = g->width > g->depth ? g->width : g->depth; /* POLY-005 */
-  int64_t w = m->cells_across;
-  m->orient_bound = ((w * w) >> 19) + 1; /* POLY-006 */
-  m->cs = g->cs;
-  m->ch = g->ch;
-  m->y_offset = 0.0;
-  return OP_OK;
-}
-
-/* POLY-003: f32(c * cs); -0 cannot arise for c >= 0, but is mapped to +0 anyway. */
-float op_tilemap_xz(const op_tilemap *m, int32_t c) {
-  float f = op_to_f32((double)c * m->cs);
-  return f == 0.0f ? 0.0f : f;
-}
-
-/* POLY-003, POLY-004 */
-void op_tilemap_pos(const op_tilemap *m, int32_t x, int32_t y, int32_t z, float out[3]) {
-  out[0] = op_tilemap_xz(m, x);
-  float fy = op_to_f32(m->y_offset + (double)y * m->ch);
-  out[1] = fy == 0.0f ? 0.0f : fy;
-  out[2] = op_tilemap_xz(m, z);
-}
-
-/* POLY-007: filtered orientation of the mapped points. */
-int op_tilemap_orient(const op_tilemap *m, const int32_t a[2], const int32_t b[2],
-                      const int32_t c[2]) {
-  int64_t d = ((int64_t)b[0] - a[0]) * ((int64_t)c[1] - a[1]) -
-              ((int64_t)b[1] - a[1]) * ((int64_t)c[0] - a[0]);
-  if (d >= m->orient_bound) return 1;
-  if (d <= -m->orient_bound) return -1;
-  float fa[2] = {op_tilemap_xz(m, a[0]), op_tilemap_xz(m, a[1])};
-  float fb[2] = {op_tilemap_xz(m, b[0]), op_tilemap_xz(m, b[1])};
-  float fc[2] = {op_tilemap_xz(m, c[0]), op_tilemap_xz(m, c[1])};
-  return op_orient2d_f32(fa, fb, fc);
-}
 
 /* ============================================================ integer geometry */
 
@@ -408,7 +356,7 @@ static op_status link_polys(op_pmesh *pm, op_error *err) {
   if (!e || !used) {
     free(e);
     free(used);
-    return op_fail(err, OP_E_NOMEM, "polys", "", "out of memory");
+    return opc_nomem(err, "polys");
   }
   uint32_t k = 0;
   for (uint32_t p = 0; p < pm->npolys; p++) {
@@ -499,161 +447,191 @@ static void rotate_lowest(uint16_t *v, uint32_t nvp) {
   memcpy(v, tmp, n * sizeof *v);
 }
 
-op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32_t border,
-                         uint32_t nvp, op_pmesh *out, op_error *err) {
-  op_tilemap map;
+/* The working state of one op_pmesh_build: welded vertices, the polygon list, one
+** contour's working list, triangles, merge scratch; pbuild_free releases all of it. */
+typedef struct pbuild {
+  vtab t;
+  plist pl;
+  work w;
+  uint16_t *tri;
+  uint64_t *me; /* merge_polys' edge keys, then as many scratch keys */
+  uint32_t maxn, untri;
+} pbuild;
+
+static void pbuild_free(pbuild *b) {
+  free(b->t.v);
+  free(b->t.next);
+  free(b->t.bucket);
+  free(b->pl.v);
+  free(b->pl.reg);
+  free(b->pl.area);
+  free(b->w.p);
+  free(b->w.id);
+  free(b->w.ear);
+  free(b->tri);
+  free(b->me);
+}
+
+/* POLY-011 .. POLY-013: the arguments, then every contour vertex inside the own cells.
+** Sets the map, the longest contour (at least 3) and the count of all contour vertices. */
+static op_status check_input(const op_contour_set *cs, const op_hf_grid *grid, int32_t border,
+                             uint32_t nvp, op_tilemap *map, uint32_t *maxn, uint64_t *nall,
+                             op_error *err) {
   op_status st;
   if (nvp < 3 || nvp > OP_MAX_VERTS_PER_POLY) /* POLY-011, POLY-013 */
     return op_fail_i(err, OP_E_RANGE, "MaxVertsPerPoly", (long long)nvp, "must be in 3..12");
-  if ((st = op_tilemap_init(&map, grid, border, err)) != OP_OK) return st;
+  if ((st = op_tilemap_init(map, grid, border, err)) != OP_OK) return st;
   if (cs->width != grid->width || cs->depth != grid->depth) /* POLY-011 */
     return op_fail_i(err, OP_E_ARGUMENT, "contours.width", cs->width,
                      "contour set and grid differ in size");
-  uint32_t maxn = 3;
-  uint64_t nall = 0; /* contour vertices in all: at most as many tile vertices */
+  *maxn = 3;
+  *nall = 0;
   for (uint32_t c = 0; c < cs->ncontours; c++) {
     const op_contour *ct = &cs->contours[c];
-    if (ct->nverts > maxn) maxn = ct->nverts;
-    nall += ct->nverts;
+    if (ct->nverts > *maxn) *maxn = ct->nverts;
+    *nall += ct->nverts;
     for (uint32_t k = 0; k < ct->nverts; k++) { /* POLY-012 */
       const op_cvert *v = &cs->verts[ct->vert_start + k];
-      if (v->x < border || v->x > border + map.width || v->z < border ||
-          v->z > border + map.depth)
+      if (v->x < border || v->x > border + map->width || v->z < border ||
+          v->z > border + map->depth)
         return op_fail_i(err, OP_E_ARGUMENT, "contours.verts", (long long)ct->vert_start + k,
                          "contour vertex outside the tile's own cells");
     }
   }
-  vtab t = {0};
-  plist pl = {0};
-  pl.nvp = nvp;
-  work w = {0};
-  uint16_t *tri = NULL;
-  uint64_t *me = NULL; /* merge_polys' edge keys, then as many scratch keys */
-  uint32_t untri = 0;
+  return OP_OK;
+}
+
+/* The scratch of pbuild for contours of up to maxn vertices, nall vertices in all.
+** Returns 0 when out of memory. */
+static int pbuild_alloc(pbuild *b, uint32_t nvp, uint32_t maxn, uint64_t nall) {
+  b->pl.nvp = nvp;
+  b->maxn = maxn;
   /* Hash buckets: a power of two from 64 to 4096, about one per vertex (the welded ids do
   ** not depend on it: equal (x, z) share a bucket whatever its count). */
-  t.nbucket = 64;
-  while (t.nbucket < 4096 && t.nbucket < nall) t.nbucket *= 2;
-  t.bucket = malloc(t.nbucket * sizeof *t.bucket);
-  w.p = malloc((size_t)maxn * sizeof *w.p);
-  w.id = malloc((size_t)maxn * sizeof *w.id);
-  w.ear = malloc((size_t)maxn);
-  tri = malloc((size_t)maxn * 3 * sizeof *tri);
-  me = malloc((size_t)maxn * 6 * sizeof *me); /* at most n - 2 triangles, 3 edges each */
-  op_pmesh pm = {0};
-  if (!t.bucket || !w.p || !w.id || !w.ear || !tri || !me) goto nomem;
-  for (uint32_t i = 0; i < t.nbucket; i++) t.bucket[i] = UINT32_MAX;
+  b->t.nbucket = 64;
+  while (b->t.nbucket < 4096 && b->t.nbucket < nall) b->t.nbucket *= 2;
+  b->t.bucket = malloc(b->t.nbucket * sizeof *b->t.bucket);
+  b->w.p = malloc((size_t)maxn * sizeof *b->w.p);
+  b->w.id = malloc((size_t)maxn * sizeof *b->w.id);
+  b->w.ear = malloc((size_t)maxn);
+  b->tri = malloc((size_t)maxn * 3 * sizeof *b->tri);
+  b->me = malloc((size_t)maxn * 6 * sizeof *b->me); /* at most n - 2 triangles, 3 edges each */
+  if (!b->t.bucket || !b->w.p || !b->w.id || !b->w.ear || !b->tri || !b->me) return 0;
+  for (uint32_t i = 0; i < b->t.nbucket; i++) b->t.bucket[i] = UINT32_MAX;
+  return 1;
+}
 
-  for (uint32_t c = 0; c < cs->ncontours; c++) { /* POLY-020: contours in order */
-    const op_contour *ct = &cs->contours[c];
-    uint32_t n = ct->nverts;
-    if (n < 3) continue;
-    /* POLY-021: counter-clockwise working list u_k = v_((n - k) mod n), tile-local. */
-    w.n = n;
-    for (uint32_t k = 0; k < n; k++) {
-      const op_cvert *v = &cs->verts[ct->vert_start + (n - k) % n];
-      int32_t x = v->x - border, z = v->z - border;
-      uint32_t id = weld(&t, x, v->y, z); /* POLY-030, POLY-031 */
-      if (id == UINT32_MAX) goto nomem;
-      if (id == UINT32_MAX - 1) {
-        st = op_fail_i(err, OP_E_LIMIT, "nverts", (long long)OP_PMESH_MAX_VERTS + 1,
+/* One contour (POLY-020): its counter-clockwise working list with welded vertex ids
+** (POLY-021, POLY-030, POLY-031), ear clipping (POLY-032 ..), merging (POLY-040 ..), the
+** polygons appended with the contour's region and area, the limit of POLY-080. */
+static op_status add_contour(pbuild *b, const op_tilemap *map, const op_contour_set *cs,
+                             const op_contour *ct, int32_t border, op_error *err) {
+  uint32_t n = ct->nverts, nvp = b->pl.nvp;
+  if (n < 3) return OP_OK;
+  /* POLY-021: counter-clockwise working list u_k = v_((n - k) mod n), tile-local. */
+  b->w.n = n;
+  for (uint32_t k = 0; k < n; k++) {
+    const op_cvert *v = &cs->verts[ct->vert_start + (n - k) % n];
+    int32_t x = v->x - border, z = v->z - border;
+    uint32_t id = weld(&b->t, x, v->y, z); /* POLY-030, POLY-031 */
+    if (id == UINT32_MAX) return opc_nomem(err, "polys");
+    if (id == UINT32_MAX - 1)
+      return op_fail_i(err, OP_E_LIMIT, "nverts", (long long)OP_PMESH_MAX_VERTS + 1,
                        "a tile has at most 65535 polygon vertices");
-        goto fail;
-      }
-      w.p[k].x = x;
-      w.p[k].z = z;
-      w.id[k] = (uint16_t)id;
-    }
-    uint32_t ntri = 0;
-    if (!triangulate(&w, &map, tri, &ntri)) untri++;
-    if (ntri == 0) continue; /* nothing to merge (and pl.v may still be NULL) */
-    if (!plist_reserve(&pl, pl.n + ntri)) goto nomem;
-    uint16_t *base = pl.v + (size_t)pl.n * nvp;
-    for (uint32_t i = 0; i < ntri; i++) {
-      for (uint32_t k = 0; k < nvp; k++) base[(size_t)i * nvp + k] = k < 3 ? tri[3 * i + k] : OP_PMESH_NULL;
-    }
-    uint32_t np = merge_polys(&t, &map, base, ntri, nvp, me, me + (size_t)maxn * 3);
-    for (uint32_t i = 0; i < np; i++) {
-      pl.reg[pl.n + i] = ct->reg;
-      pl.area[pl.n + i] = ct->area;
-    }
-    pl.n += np;
-    if (pl.n > OP_PMESH_MAX_POLYS) { /* POLY-080 */
-      st = op_fail_i(err, OP_E_LIMIT, "npolys", (long long)pl.n,
+    b->w.p[k].x = x;
+    b->w.p[k].z = z;
+    b->w.id[k] = (uint16_t)id;
+  }
+  uint32_t ntri = 0;
+  if (!triangulate(&b->w, map, b->tri, &ntri)) b->untri++;
+  if (ntri == 0) return OP_OK; /* nothing to merge (and pl.v may still be NULL) */
+  plist *pl = &b->pl;
+  if (!plist_reserve(pl, pl->n + ntri)) return opc_nomem(err, "polys");
+  uint16_t *base = pl->v + (size_t)pl->n * nvp;
+  for (uint32_t i = 0; i < ntri; i++)
+    for (uint32_t k = 0; k < nvp; k++)
+      base[(size_t)i * nvp + k] = k < 3 ? b->tri[3 * i + k] : OP_PMESH_NULL;
+  uint32_t np = merge_polys(&b->t, map, base, ntri, nvp, b->me, b->me + (size_t)b->maxn * 3);
+  for (uint32_t i = 0; i < np; i++) {
+    pl->reg[pl->n + i] = ct->reg;
+    pl->area[pl->n + i] = ct->area;
+  }
+  pl->n += np;
+  if (pl->n > OP_PMESH_MAX_POLYS) /* POLY-080 */
+    return op_fail_i(err, OP_E_LIMIT, "npolys", (long long)pl->n,
                      "a tile has at most 32767 polygons");
-      goto fail;
-    }
-  }
+  return OP_OK;
+}
 
-  /* POLY-071: vertices no polygon uses are dropped; the others keep their order.
-  ** POLY-062: codes are assigned after renumbering (link_polys below). */
-  uint32_t *remap = malloc(((size_t)t.n + 1) * sizeof *remap);
-  if (!remap) goto nomem;
-  for (uint32_t i = 0; i < t.n; i++) remap[i] = 0;
-  for (size_t i = 0; i < (size_t)pl.n * nvp; i++)
-    if (pl.v[i] != OP_PMESH_NULL) remap[pl.v[i]] = 1;
+/* The output mesh from the working state: unused vertices dropped (POLY-071), polygons
+** rotated to their lowest vertex (POLY-070), neighbour codes after renumbering (POLY-062,
+** link_polys). *pm is filled as far as it got, also on failure (op_pmesh_free frees it). */
+static op_status finish_mesh(const pbuild *b, const op_tilemap *map, op_pmesh *pm,
+                             op_error *err) {
+  const vtab *t = &b->t;
+  const plist *pl = &b->pl;
+  uint32_t nvp = pl->nvp;
+  uint32_t *remap = malloc(((size_t)t->n + 1) * sizeof *remap);
+  if (!remap) return opc_nomem(err, "polys");
+  for (uint32_t i = 0; i < t->n; i++) remap[i] = 0;
+  for (size_t i = 0; i < (size_t)pl->n * nvp; i++)
+    if (pl->v[i] != OP_PMESH_NULL) remap[pl->v[i]] = 1;
   uint32_t nv = 0;
-  for (uint32_t i = 0; i < t.n; i++) remap[i] = remap[i] ? nv++ : UINT32_MAX;
+  for (uint32_t i = 0; i < t->n; i++) remap[i] = remap[i] ? nv++ : UINT32_MAX;
 
-  pm.map = map;
-  pm.nvp = nvp;
-  pm.nverts = nv;
-  pm.npolys = pl.n;
-  pm.untriangulated = untri;
-  pm.verts = malloc(((size_t)nv * 3 + 1) * sizeof *pm.verts);
-  pm.polys = malloc(((size_t)pl.n * nvp + 1) * sizeof *pm.polys);
-  pm.neis = calloc((size_t)pl.n * nvp + 1, sizeof *pm.neis);
-  pm.regs = malloc(((size_t)pl.n + 1) * sizeof *pm.regs);
-  pm.areas = malloc((size_t)pl.n + 1);
-  pm.flags = calloc((size_t)pl.n + 1, sizeof *pm.flags); /* POLY-076 */
-  if (!pm.verts || !pm.polys || !pm.neis || !pm.regs || !pm.areas || !pm.flags) {
+  pm->map = *map;
+  pm->nvp = nvp;
+  pm->nverts = nv;
+  pm->npolys = pl->n;
+  pm->untriangulated = b->untri;
+  pm->verts = malloc(((size_t)nv * 3 + 1) * sizeof *pm->verts);
+  pm->polys = malloc(((size_t)pl->n * nvp + 1) * sizeof *pm->polys);
+  pm->neis = calloc((size_t)pl->n * nvp + 1, sizeof *pm->neis);
+  pm->regs = malloc(((size_t)pl->n + 1) * sizeof *pm->regs);
+  pm->areas = malloc((size_t)pl->n + 1);
+  pm->flags = calloc((size_t)pl->n + 1, sizeof *pm->flags); /* POLY-076 */
+  if (!pm->verts || !pm->polys || !pm->neis || !pm->regs || !pm->areas || !pm->flags) {
     free(remap);
-    goto nomem;
+    return opc_nomem(err, "polys");
   }
-  for (uint32_t i = 0; i < t.n; i++) {
+  for (uint32_t i = 0; i < t->n; i++) {
     if (remap[i] == UINT32_MAX) continue;
-    memcpy(pm.verts + 3 * (size_t)remap[i], t.v + 3 * (size_t)i, 3 * sizeof *pm.verts);
+    memcpy(pm->verts + 3 * (size_t)remap[i], t->v + 3 * (size_t)i, 3 * sizeof *pm->verts);
   }
-  for (size_t i = 0; i < (size_t)pl.n * nvp; i++)
-    pm.polys[i] = pl.v[i] == OP_PMESH_NULL ? OP_PMESH_NULL : (uint16_t)remap[pl.v[i]];
+  for (size_t i = 0; i < (size_t)pl->n * nvp; i++)
+    pm->polys[i] = pl->v[i] == OP_PMESH_NULL ? OP_PMESH_NULL : (uint16_t)remap[pl->v[i]];
   free(remap);
-  for (uint32_t p = 0; p < pl.n; p++) {
-    rotate_lowest(pm.polys + (size_t)p * nvp, nvp); /* POLY-070 */
-    pm.regs[p] = pl.reg[p];
-    pm.areas[p] = pl.area[p];
+  for (uint32_t p = 0; p < pl->n; p++) {
+    rotate_lowest(pm->polys + (size_t)p * nvp, nvp); /* POLY-070 */
+    pm->regs[p] = pl->reg[p];
+    pm->areas[p] = pl->area[p];
   }
-  if ((st = link_polys(&pm, err)) != OP_OK) goto fail;
+  return link_polys(pm, err);
+}
 
-  free(t.v);
-  free(t.next);
-  free(t.bucket);
-  free(pl.v);
-  free(pl.reg);
-  free(pl.area);
-  free(w.p);
-  free(w.id);
-  free(w.ear);
-  free(tri);
-  free(me);
+/* POLY-011 .. POLY-080: BuildPolyMesh. */
+op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32_t border,
+                         uint32_t nvp, op_pmesh *out, op_error *err) {
+  op_tilemap map;
+  uint32_t maxn = 3;
+  uint64_t nall = 0;
+  op_status st = check_input(cs, grid, border, nvp, &map, &maxn, &nall, err);
+  if (st != OP_OK) return st;
+  pbuild b;
+  memset(&b, 0, sizeof b);
+  op_pmesh pm;
+  memset(&pm, 0, sizeof pm);
+  if (!pbuild_alloc(&b, nvp, maxn, nall)) st = opc_nomem(err, "polys");
+  for (uint32_t c = 0; c < cs->ncontours && st == OP_OK; c++) /* POLY-020: in order */
+    st = add_contour(&b, &map, cs, &cs->contours[c], border, err);
+  if (st == OP_OK) st = finish_mesh(&b, &map, &pm, err);
+  pbuild_free(&b);
+  if (st != OP_OK) {
+    op_pmesh_free(&pm);
+    return st;
+  }
   *out = pm;
   return OP_OK;
-
-nomem:
-  st = op_fail(err, OP_E_NOMEM, "polys", "", "out of memory");
-fail:
-  op_pmesh_free(&pm);
-  free(t.v);
-  free(t.next);
-  free(t.bucket);
-  free(pl.v);
-  free(pl.reg);
-  free(pl.area);
-  free(w.p);
-  free(w.id);
-  free(w.ear);
-  free(tri);
-  free(me);
-  return st;
 }
 
 /* ============================================================ canonical bytes */
@@ -670,7 +648,7 @@ static void put16(uint8_t **p, uint16_t v) {
 op_status op_pmesh_save(const op_pmesh *pm, op_bytes *out, op_error *err) {
   size_t len = 16 + (size_t)pm->nverts * 12 + (size_t)pm->npolys * (4 * (size_t)pm->nvp + 5);
   uint8_t *d = malloc(len), *p = d;
-  if (!d) return op_fail(err, OP_E_NOMEM, "polys", "", "out of memory");
+  if (!d) return opc_nomem(err, "polys");
   put32(&p, 0x594c4f50u); /* "POLY" */
   put32(&p, pm->nvp);
   put32(&p, pm->nverts);

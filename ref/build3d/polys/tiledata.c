@@ -45,7 +45,7 @@ static op_status assemble_verts(const op_pmesh *pm, const op_tiling *t, double y
   double eps = t->cell_size / 1024.0;                        /* POLY-214 */
   double ylim = 16384.0 * t->cell_size;                      /* FMT-011 */
   float *out = malloc(3 * (size_t)(pm->nverts ? pm->nverts : 1) * sizeof *out);
-  if (!out) return op_fail(err, OP_E_NOMEM, "verts", "", "out of memory");
+  if (!out) return opc_nomem(err, "verts");
   for (uint32_t i = 0; i < pm->nverts; i++) {
     const int32_t *v = pm->verts + 3 * (size_t)i;
     float *p = out + 3 * (size_t)i;
@@ -84,7 +84,7 @@ op_status op_tile_assemble(const op_pmesh *pm, const op_detail_mesh *dm, int32_t
   op_poly_desc *polys = calloc(pm->npolys, sizeof *polys);
   if (!polys) {
     free(verts);
-    return op_fail(err, OP_E_NOMEM, "polys", "", "out of memory");
+    return opc_nomem(err, "polys");
   }
   for (uint32_t p = 0; p < pm->npolys; p++) { /* POLY-216 */
     op_poly_desc *d = &polys[p];

@@ -1,19 +1,14 @@
 /*
 ** regions_filter.c -- what every partition shares (spec/build3d-regions.md sections 1
-** and 5): the border ring (REG-012), island removal (REG-100 .. REG-104), merging
-** (REG-110 .. REG-116), the numbering rule (REG-150), canonical bytes (REG-160), and
-** the dispatch by PartitionType (REG-005).
+** and 5): the argument checks (REG-004), the border ring (REG-012), island removal
+** (REG-100 .. REG-104), merging (REG-110 .. REG-116) and the numbering rule (REG-150).
+** The lowest file of the folder: it calls no other regions_*.c file.
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
 #include "build3d/regions/regions.h"
-#include "build3d/spans/spans_internal.h"
-
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
-}
 
 void op_regions_free(op_regions *r) {
   if (!r) return;
@@ -23,7 +18,7 @@ void op_regions_free(op_regions *r) {
 }
 
 /* REG-012 */
-int op_regions_in_ring(const op_chf *chf, int32_t border, int32_t x, int32_t z) {
+int opr_in_ring(const op_chf *chf, int32_t border, int32_t x, int32_t z) {
   int32_t w = chf->grid.width, d = chf->grid.depth;
   return x < border || z < border || x >= w - border || z >= d - border;
 }
@@ -36,7 +31,7 @@ static void paint_column(const op_chf *chf, int32_t x, int32_t z, uint32_t *lab)
 
 /* The walkable spans of the ring's columns (REG-012) get the border label: whole rows at
 ** the top and bottom, the first and last `border` columns of the rows between. */
-void op_regions_paint_border(const op_chf *chf, int32_t border, uint32_t *lab) {
+void opr_paint_border(const op_chf *chf, int32_t border, uint32_t *lab) {
   if (border <= 0) return;
   const int32_t w = chf->grid.width, d = chf->grid.depth;
   const int32_t left = border < w ? border : w, right = w - border > left ? w - border : left;
@@ -51,11 +46,11 @@ void op_regions_paint_border(const op_chf *chf, int32_t border, uint32_t *lab) {
 }
 
 /* SPAN-140, SPAN-146: see regions.h. */
-uint32_t *op_regions_links(const op_chf *chf) {
+uint32_t *opr_links(const op_chf *chf) {
   uint32_t *nb = malloc(4 * sizeof *nb * (chf->nspans ? chf->nspans : 1));
   if (!nb) return NULL;
   int64_t step[4]; /* column index of the neighbour in direction d minus the column's */
-  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
+  for (int d = 0; d < 4; d++) step[d] = (int64_t)opsp_dir_dz[d] * chf->grid.width + opsp_dir_dx[d];
   const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
   for (int64_t c = 0; c < ncol; c++)
     for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
@@ -67,23 +62,11 @@ uint32_t *op_regions_links(const op_chf *chf) {
   return nb;
 }
 
-/* step[d]: the column index of the neighbour in direction d minus the column's. */
-static void col_steps(const op_chf *chf, int64_t step[4]) {
-  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
-}
-
-/* Span i's (of column c) neighbour in direction d (absolute index) or OP_HF_NONE, as
-** op_regions_links gives it. */
-static uint32_t nei(const op_chf *chf, const int64_t step[4], uint32_t i, int64_t c, int d) {
-  uint8_t l = chf->spans[i].link[d]; /* a linked neighbour lies inside the grid */
-  return l == OP_CHF_NOT_CONNECTED ? OP_HF_NONE : chf->cell_index[c + step[d]] + l;
-}
-
 /* REG-150: ordinary ids renumbered 1.. in the order of each region's first span. */
-op_status op_regions_number(const uint32_t *lab, uint32_t nids, op_regions *out,
-                            op_error *err) {
+op_status opr_number(const uint32_t *lab, uint32_t nids, op_regions *out,
+                     op_error *err) {
   uint32_t *map = calloc(nids ? nids : 1, sizeof *map);
-  if (!map) return nomem(err);
+  if (!map) return opc_nomem(err, "memory");
   uint32_t n = 0;
   for (uint32_t i = 0; i < out->nspans; i++) {
     uint32_t l = lab[i];
@@ -104,13 +87,9 @@ op_status op_regions_number(const uint32_t *lab, uint32_t nids, op_regions *out,
   return OP_OK;
 }
 
-/* A small sorted set of u32 (adjacency and overlap lists of REG-110). */
-typedef struct uset {
-  uint32_t *v;
-  uint32_t n, cap;
-} uset;
+/* ---- opr_set (regions.h): binary search in the ascending array. */
 
-static int uset_has(const uset *s, uint32_t x) {
+int opr_set_has(const opr_set *s, uint32_t x) {
   uint32_t lo = 0, hi = s->n;
   while (lo < hi) {
     uint32_t m = (lo + hi) / 2;
@@ -119,7 +98,7 @@ static int uset_has(const uset *s, uint32_t x) {
   return lo < s->n && s->v[lo] == x;
 }
 
-static int uset_add(uset *s, uint32_t x) {
+int opr_set_add(opr_set *s, uint32_t x) {
   uint32_t lo = 0, hi = s->n;
   while (lo < hi) {
     uint32_t m = (lo + hi) / 2;
@@ -139,7 +118,7 @@ static int uset_add(uset *s, uint32_t x) {
   return 1;
 }
 
-static void uset_del(uset *s, uint32_t x) {
+void opr_set_del(opr_set *s, uint32_t x) {
   for (uint32_t k = 0; k < s->n; k++)
     if (s->v[k] == x) {
       memmove(s->v + k, s->v + k + 1, sizeof *s->v * (s->n - k - 1));
@@ -180,7 +159,7 @@ static op_status remove_islands(const op_chf *chf, const uint16_t *layer,
   uint8_t *keep = calloc(nids, 1);
   if (!par || !size || !keep) {
     free(par), free(size), free(keep);
-    return nomem(err);
+    return opc_nomem(err, "memory");
   }
   for (uint32_t r = 0; r < nids; r++) par[r] = r;
   /* One pass over every link i -> j (in one layer): REG-100, union-find over ids, joins
@@ -188,7 +167,7 @@ static op_status remove_islands(const op_chf *chf, const uint16_t *layer,
   ** from both ends: an id is kept when one of its spans u is linked to the border label or
   ** to a walkable span of another area. Two spans of one id are of one area: no test. */
   int64_t step[4];
-  col_steps(chf, step);
+  opr_col_steps(chf, step);
   const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
   for (int64_t c = 0; c < ncol; c++)
     for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
@@ -196,7 +175,7 @@ static op_status remove_islands(const op_chf *chf, const uint16_t *layer,
       const int oi = ordinary_work(li);
       if (oi) size[li]++;
       for (int d = 0; d < 4; d++) {
-        uint32_t j = nei(chf, step, i, c, d);
+        uint32_t j = opr_nei(chf, step, i, c, d);
         if (j == OP_HF_NONE || lab[j] == li || (layer && layer[j] != layer[i])) continue;
         const uint32_t lj = lab[j];
         const int oj = ordinary_work(lj);
@@ -225,111 +204,134 @@ static op_status remove_islands(const op_chf *chf, const uint16_t *layer,
   return OP_OK;
 }
 
-/* REG-110 .. REG-116: merging of small regions into a neighbour of the same area. */
-static op_status merge_regions(const op_chf *chf, uint32_t *lab,
-                               uint32_t nids, uint32_t merge_area, op_error *err) {
-  uint32_t n = chf->nspans;
-  if (merge_area == 0 || nids <= 1) return OP_OK;
-  op_status st = OP_OK;
-  uint32_t *count = calloc(nids, sizeof *count);
-  uint8_t *area = calloc(nids, 1);
-  uint32_t *to = malloc(sizeof *to * nids); /* final id of each provisional id */
-  uset *adj = calloc(nids, sizeof *adj), *ovl = calloc(nids, sizeof *ovl);
-  uint32_t *col = NULL;
-  if (!count || !area || !to || !adj || !ovl) { st = nomem(err); goto done; }
-  for (uint32_t r = 0; r < nids; r++) to[r] = r;
+/* The state of the merging of section 5: per provisional id its span count, area, final
+** id (to), neighbours (adj, REG-111) and overlapping regions (ovl, REG-112). */
+typedef struct merge_state {
+  uint32_t nids;
+  uint32_t *count;
+  uint8_t *area;
+  uint32_t *to;
+  opr_set *adj, *ovl;
+} merge_state;
+
+static void merge_free(merge_state *m) {
+  if (m->adj)
+    for (uint32_t r = 0; r < m->nids; r++) free(m->adj[r].v);
+  if (m->ovl)
+    for (uint32_t r = 0; r < m->nids; r++) free(m->ovl[r].v);
+  free(m->adj);
+  free(m->ovl);
+  free(m->count);
+  free(m->area);
+  free(m->to);
+}
+
+/* Span counts, areas and REG-111's adjacency through a link in either direction.
+** Returns 0 when out of memory. */
+static int merge_adjacency(const op_chf *chf, const uint32_t *lab, merge_state *m) {
   int64_t step[4];
-  col_steps(chf, step);
+  opr_col_steps(chf, step);
   const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
   for (int64_t c = 0; c < ncol; c++)
     for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
       uint32_t li = lab[i];
-      if (li == 0 || li == OP_REG_WORK_BORDER) continue;
-      count[li]++;
-      area[li] = chf->areas[i];
-      /* REG-111: adjacency through a link in either direction. */
-      for (int d = 0; d < 4; d++) {
-        uint32_t j = nei(chf, step, i, c, d);
+      if (!ordinary_work(li)) continue;
+      m->count[li]++;
+      m->area[li] = chf->areas[i];
+      for (int d = 0; d < 4; d++) { /* REG-111 */
+        uint32_t j = opr_nei(chf, step, i, c, d);
         if (j == OP_HF_NONE) continue;
         uint32_t lj = lab[j];
-        if (lj == 0 || lj == OP_REG_WORK_BORDER || lj == li) continue;
-        if (!uset_add(&adj[li], lj) || !uset_add(&adj[lj], li)) { st = nomem(err); goto done; }
+        if (!ordinary_work(lj) || lj == li) continue;
+        if (!opr_set_add(&m->adj[li], lj) || !opr_set_add(&m->adj[lj], li)) return 0;
       }
     }
-  /* REG-112: overlap = two regions with spans in one column. */
-  col = malloc(sizeof *col * (OP_CHF_MAX_COLUMN + 1));
-  if (!col) { st = nomem(err); goto done; }
+  return 1;
+}
+
+/* REG-112: overlap = two regions with spans in one column. Returns 0 when out of memory. */
+static int merge_overlaps(const op_chf *chf, const uint32_t *lab, merge_state *m) {
+  uint32_t *col = malloc(sizeof *col * (OP_CHF_MAX_COLUMN + 1));
+  if (!col) return 0;
+  const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
   for (int64_t c = 0; c < ncol; c++) {
     uint32_t k = 0;
-    for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
-      uint32_t li = lab[i];
-      if (li == 0 || li == OP_REG_WORK_BORDER) continue;
-      col[k++] = li;
-    }
+    for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
+      if (ordinary_work(lab[i])) col[k++] = lab[i];
     for (uint32_t a = 0; a < k; a++)
       for (uint32_t b = a + 1; b < k; b++)
-        if (col[a] != col[b])
-          if (!uset_add(&ovl[col[a]], col[b]) || !uset_add(&ovl[col[b]], col[a])) {
-            st = nomem(err);
-            goto done;
-          }
+        if (col[a] != col[b] &&
+            (!opr_set_add(&m->ovl[col[a]], col[b]) || !opr_set_add(&m->ovl[col[b]], col[a]))) {
+          free(col);
+          return 0;
+        }
+  }
+  free(col);
+  return 1;
+}
+
+/* REG-114: region r merges into best; the neighbours and overlaps of r become best's.
+** Returns 0 when out of memory. */
+static int merge_into_best(merge_state *m, uint32_t r, uint32_t best) {
+  m->to[r] = best;
+  m->count[best] += m->count[r];
+  m->count[r] = 0;
+  opr_set *sets[2] = {m->adj, m->ovl};
+  for (int s = 0; s < 2; s++) {
+    opr_set *g = sets[s];
+    for (uint32_t k = 0; k < g[r].n; k++) {
+      uint32_t u = g[r].v[k];
+      opr_set_del(&g[u], r);
+      if (u != best && (!opr_set_add(&g[u], best) || !opr_set_add(&g[best], u))) return 0;
+    }
+    if (s == 0) opr_set_del(&g[best], r);
+  }
+  m->adj[r].n = m->ovl[r].n = 0;
+  return 1;
+}
+
+/* REG-110 .. REG-116: merging of small regions into a neighbour of the same area. */
+static op_status merge_regions(const op_chf *chf, uint32_t *lab,
+                               uint32_t nids, uint32_t merge_area, op_error *err) {
+  if (merge_area == 0 || nids <= 1) return OP_OK;
+  merge_state m;
+  memset(&m, 0, sizeof m);
+  m.nids = nids;
+  m.count = calloc(nids, sizeof *m.count);
+  m.area = calloc(nids, 1);
+  m.to = malloc(sizeof *m.to * nids); /* final id of each provisional id */
+  m.adj = calloc(nids, sizeof *m.adj);
+  m.ovl = calloc(nids, sizeof *m.ovl);
+  int ok = m.count && m.area && m.to && m.adj && m.ovl;
+  if (ok) {
+    for (uint32_t r = 0; r < nids; r++) m.to[r] = r;
+    ok = merge_adjacency(chf, lab, &m) && merge_overlaps(chf, lab, &m);
   }
   /* REG-113 .. REG-114: passes in ascending provisional id until one merges nothing. */
-  for (;;) {
-    uint32_t merged = 0;
-    for (uint32_t r = 1; r < nids; r++) {
-      if (to[r] != r || count[r] == 0 || count[r] >= merge_area) continue;
+  for (uint32_t merged = 1; ok && merged;) {
+    merged = 0;
+    for (uint32_t r = 1; r < nids && ok; r++) {
+      if (m.to[r] != r || m.count[r] == 0 || m.count[r] >= merge_area) continue;
       uint32_t best = 0;
-      for (uint32_t k = 0; k < adj[r].n; k++) {
-        uint32_t t = adj[r].v[k];
-        if (area[t] != area[r] || uset_has(&ovl[r], t)) continue;
-        if (best == 0 || count[t] < count[best]) best = t; /* ascending: ties to least id */
+      for (uint32_t k = 0; k < m.adj[r].n; k++) {
+        uint32_t t = m.adj[r].v[k];
+        if (m.area[t] != m.area[r] || opr_set_has(&m.ovl[r], t)) continue;
+        if (best == 0 || m.count[t] < m.count[best]) best = t; /* ascending: ties to least id */
       }
       if (best == 0) continue;
-      /* r merges into best (REG-114). */
-      to[r] = best;
-      count[best] += count[r];
-      count[r] = 0;
-      for (uint32_t k = 0; k < adj[r].n; k++) {
-        uint32_t u = adj[r].v[k];
-        uset_del(&adj[u], r);
-        if (u != best && (!uset_add(&adj[u], best) || !uset_add(&adj[best], u))) {
-          st = nomem(err);
-          goto done;
-        }
-      }
-      uset_del(&adj[best], r);
-      for (uint32_t k = 0; k < ovl[r].n; k++) {
-        uint32_t u = ovl[r].v[k];
-        uset_del(&ovl[u], r);
-        if (u != best && (!uset_add(&ovl[u], best) || !uset_add(&ovl[best], u))) {
-          st = nomem(err);
-          goto done;
-        }
-      }
-      adj[r].n = ovl[r].n = 0;
+      ok = merge_into_best(&m, r, best);
       merged++;
     }
-    if (!merged) break;
   }
-  for (uint32_t i = 0; i < n; i++) {
-    uint32_t li = lab[i];
-    if (li == 0 || li == OP_REG_WORK_BORDER) continue;
-    while (to[li] != li) li = to[li];
-    lab[i] = li;
-  }
-done:
-  if (adj)
-    for (uint32_t r = 0; r < nids; r++) free(adj[r].v);
-  if (ovl)
-    for (uint32_t r = 0; r < nids; r++) free(ovl[r].v);
-  free(adj);
-  free(ovl);
-  free(col);
-  free(count);
-  free(area);
-  free(to);
-  return st;
+  if (ok)
+    for (uint32_t i = 0; i < chf->nspans; i++) {
+      uint32_t li = lab[i];
+      if (!ordinary_work(li)) continue;
+      while (m.to[li] != li) li = m.to[li];
+      lab[i] = li;
+    }
+  merge_free(&m);
+  return ok ? OP_OK : opc_nomem(err, "memory");
 }
 
 static op_status filter(const op_chf *chf, const uint32_t *lab_in, uint32_t nids,
@@ -337,69 +339,30 @@ static op_status filter(const op_chf *chf, const uint32_t *lab_in, uint32_t nids
                         uint32_t merge_region_area, op_regions *out, op_error *err) {
   uint32_t n = chf->nspans;
   uint32_t *lab = malloc(sizeof *lab * (n ? n : 1));
-  if (!lab) return nomem(err);
+  if (!lab) return opc_nomem(err, "memory");
   if (n) memcpy(lab, lab_in, sizeof *lab * n);
   op_status st = remove_islands(chf, layer, lab, nids, min_region_area, err);
   if (st == OP_OK) st = merge_regions(chf, lab, nids, merge_region_area, err);
-  if (st == OP_OK) st = op_regions_number(lab, nids, out, err);
+  if (st == OP_OK) st = opr_number(lab, nids, out, err);
   free(lab);
   return st;
 }
 
-op_status op_regions_filter(const op_chf *chf, const uint32_t *lab, uint32_t nids,
-                            uint32_t min_region_area, uint32_t merge_region_area,
-                            op_regions *out, op_error *err) {
+op_status opr_filter(const op_chf *chf, const uint32_t *lab, uint32_t nids,
+                     uint32_t min_region_area, uint32_t merge_region_area,
+                     op_regions *out, op_error *err) {
   return filter(chf, lab, nids, NULL, min_region_area, merge_region_area, out, err);
 }
 
-op_status op_regions_filter_layered(const op_chf *chf, const uint32_t *lab, uint32_t nids,
-                                    const uint16_t *layer, uint32_t min_region_area,
-                                    op_regions *out, op_error *err) {
+op_status opr_filter_layered(const op_chf *chf, const uint32_t *lab, uint32_t nids,
+                             const uint16_t *layer, uint32_t min_region_area,
+                             op_regions *out, op_error *err) {
   return filter(chf, lab, nids, layer, min_region_area, 0, out, err);
 }
 
-/* REG-160 */
-static void put_u32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-
-op_status op_regions_save(const op_regions *r, op_bytes *out, op_error *err) {
-  if (!r) return op_fail(err, OP_E_ARGUMENT, "regions", "null", "no partition given");
-  size_t len = 28 + 4 * (size_t)r->nspans;
-  uint8_t *b = malloc(len);
-  if (!b) return nomem(err);
-  memcpy(b, "OPREG001", 8);
-  put_u32(b + 8, (uint32_t)r->partition);
-  put_u32(b + 12, (uint32_t)r->border);
-  put_u32(b + 16, r->nspans);
-  put_u32(b + 20, r->nregions);
-  put_u32(b + 24, r->max_dist);
-  uint8_t *p = b + 28;
-  for (uint32_t i = 0; i < r->nspans; i++, p += 2) { p[0] = (uint8_t)r->reg[i]; p[1] = (uint8_t)(r->reg[i] >> 8); }
-  for (uint32_t i = 0; i < r->nspans; i++, p += 2) { p[0] = (uint8_t)r->dist[i]; p[1] = (uint8_t)(r->dist[i] >> 8); }
-  out->data = b;
-  out->len = len;
-  return OP_OK;
-}
-
-/* REG-005 */
-op_status op_regions_build(const op_chf *chf, op_partition p, int32_t border,
-                           uint32_t min_region_area, uint32_t merge_region_area,
-                           op_regions *out, op_error *err) {
-  switch (p) {
-  case OP_PARTITION_WATERSHED:
-    return op_regions_watershed(chf, border, min_region_area, merge_region_area, out, err);
-  case OP_PARTITION_MONOTONE:
-    return op_regions_monotone(chf, border, min_region_area, merge_region_area, out, err);
-  case OP_PARTITION_LAYERS:
-    return op_regions_layers(chf, border, min_region_area, out, err);
-  }
-  return op_fail_i(err, OP_E_ARGUMENT, "partition", (long long)p, "unknown PartitionType");
-}
-
 /* REG-004 */
-op_status op_regions_begin(const op_chf *chf, int32_t border, op_partition p,
-                           op_regions *out, op_error *err) {
+op_status opr_begin(const op_chf *chf, int32_t border, op_partition p,
+                    op_regions *out, op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "null", "no result given");
   if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "no compact heightfield given");
   if (border < 0)
@@ -414,7 +377,7 @@ op_status op_regions_begin(const op_chf *chf, int32_t border, op_partition p,
   if (!r.reg || !r.dist) {
     free(r.reg);
     free(r.dist);
-    return nomem(err);
+    return opc_nomem(err, "memory");
   }
   *out = r;
   return OP_OK;

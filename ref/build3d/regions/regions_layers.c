@@ -8,55 +8,6 @@
 
 #include "core/internal.h"
 #include "build3d/regions/regions.h"
-#include "build3d/spans/spans_internal.h"
-
-op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint32_t *lab,
-                           uint32_t *nids, op_error *err);
-
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
-}
-
-typedef struct lset {
-  uint32_t *v;
-  uint32_t n, cap;
-} lset;
-
-static int lset_has(const lset *s, uint32_t x) {
-  for (uint32_t k = 0; k < s->n; k++)
-    if (s->v[k] == x) return 1;
-  return 0;
-}
-
-/* Adds x keeping the set ascending; 0 on allocation failure. */
-static int lset_add(lset *s, uint32_t x) {
-  uint32_t k = 0;
-  while (k < s->n && s->v[k] < x) k++;
-  if (k < s->n && s->v[k] == x) return 1;
-  if (s->n == s->cap) {
-    uint32_t nc = s->cap ? 2 * s->cap : 4;
-    uint32_t *nv = realloc(s->v, sizeof *nv * nc);
-    if (!nv) return 0;
-    s->v = nv;
-    s->cap = nc;
-  }
-  memmove(s->v + k + 1, s->v + k, sizeof *s->v * (s->n - k));
-  s->v[k] = x;
-  s->n++;
-  return 1;
-}
-
-/* step[d]: the column index of the neighbour in direction d minus the column's. */
-static void col_steps(const op_chf *chf, int64_t step[4]) {
-  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
-}
-
-/* Span i's (of column c) neighbour in direction d (absolute index) or OP_HF_NONE. */
-static uint32_t nei(const op_chf *chf, const int64_t step[4], uint32_t i, size_t c, int d) {
-  uint8_t l = chf->spans[i].link[d];
-  if (l == OP_CHF_NOT_CONNECTED) return OP_HF_NONE;
-  return chf->cell_index[(int64_t)c + step[d]] + l;
-}
 
 op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *nlayers,
                                   op_error *err) {
@@ -67,19 +18,19 @@ op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *
   uint32_t nids = 1, nl = 0;
   uint32_t *lab = calloc(n1, sizeof *lab);
   uint32_t *queue = NULL, *lid = NULL, *map = NULL;
-  lset *adj = NULL, *ovl = NULL, fl = {0};
+  opr_set *adj = NULL, *ovl = NULL, fl = {0};
   int64_t step[4];
-  if (!lab) return nomem(err);
-  col_steps(chf, step);
+  if (!lab) return opc_nomem(err, "memory");
+  opr_col_steps(chf, step);
   /* REG-071: the area-blind sweep over the whole grid (no ring). */
-  st = op_regions_sweep(chf, 0, 1, lab, &nids, err);
+  st = opr_sweep(chf, 0, 1, lab, &nids, err);
   if (st != OP_OK) goto done;
   adj = calloc(nids, sizeof *adj);
   ovl = calloc(nids, sizeof *ovl);
   queue = malloc(sizeof *queue * nids);
   lid = calloc(nids, sizeof *lid);
   map = calloc(nids + 1, sizeof *map);
-  if (!adj || !ovl || !queue || !lid || !map) { st = nomem(err); goto done; }
+  if (!adj || !ovl || !queue || !lid || !map) { st = opc_nomem(err, "memory"); goto done; }
   /* REG-072: adjacency through links; REG-073: overlap in a column. */
   for (int32_t z = 0; z < chf->grid.depth; z++)
     for (int32_t x = 0; x < chf->grid.width; x++) {
@@ -88,17 +39,17 @@ op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *
       for (uint32_t i = b; i < e; i++) {
         if (!lab[i]) continue;
         for (int d = 0; d < 4; d++) {
-          uint32_t j = nei(chf, step, i, c, d);
+          uint32_t j = opr_nei(chf, step, i, c, d);
           if (j == OP_HF_NONE || !lab[j] || lab[j] == lab[i]) continue;
-          if (!lset_add(&adj[lab[i]], lab[j]) || !lset_add(&adj[lab[j]], lab[i])) {
-            st = nomem(err);
+          if (!opr_set_add(&adj[lab[i]], lab[j]) || !opr_set_add(&adj[lab[j]], lab[i])) {
+            st = opc_nomem(err, "memory");
             goto done;
           }
         }
         for (uint32_t k = i + 1; k < e; k++)
           if (lab[k] && lab[k] != lab[i])
-            if (!lset_add(&ovl[lab[i]], lab[k]) || !lset_add(&ovl[lab[k]], lab[i])) {
-              st = nomem(err);
+            if (!opr_set_add(&ovl[lab[i]], lab[k]) || !opr_set_add(&ovl[lab[k]], lab[i])) {
+              st = opc_nomem(err, "memory");
               goto done;
             }
       }
@@ -109,17 +60,17 @@ op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *
     lid[r] = ++nl;
     fl.n = 0;
     for (uint32_t k = 0; k < ovl[r].n; k++)
-      if (!lset_add(&fl, ovl[r].v[k])) { st = nomem(err); goto done; }
+      if (!opr_set_add(&fl, ovl[r].v[k])) { st = opc_nomem(err, "memory"); goto done; }
     uint32_t head = 0, tail = 0;
     queue[tail++] = r;
     while (head < tail) {
       uint32_t q = queue[head++];
       for (uint32_t k = 0; k < adj[q].n; k++) {
         uint32_t t = adj[q].v[k];
-        if (lid[t] || lset_has(&fl, t)) continue;
+        if (lid[t] || opr_set_has(&fl, t)) continue;
         lid[t] = nl;
         for (uint32_t m = 0; m < ovl[t].n; m++)
-          if (!lset_add(&fl, ovl[t].v[m])) { st = nomem(err); goto done; }
+          if (!opr_set_add(&fl, ovl[t].v[m])) { st = opc_nomem(err, "memory"); goto done; }
         queue[tail++] = t;
       }
     }
@@ -142,7 +93,7 @@ op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *
       for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
         if (lab[i]) continue;
         for (int d = 0; d < 4; d++) {
-          uint32_t j = nei(chf, step, i, c, d);
+          uint32_t j = opr_nei(chf, step, i, c, d);
           if (j != OP_HF_NONE && lab[j]) { layer[i] = (uint16_t)(map[lid[lab[j]]] - 1); break; }
         }
       }
@@ -163,10 +114,10 @@ done:
   return st;
 }
 
-op_status op_regions_layers_from(const op_chf *chf, const uint16_t *layer, int32_t border,
-                                 uint32_t min_region_area, op_regions *out, op_error *err) {
+op_status opr_layers_from(const op_chf *chf, const uint16_t *layer, int32_t border,
+                          uint32_t min_region_area, op_regions *out, op_error *err) {
   op_regions res;
-  op_status st = op_regions_begin(chf, border, OP_PARTITION_LAYERS, &res, err);
+  op_status st = opr_begin(chf, border, OP_PARTITION_LAYERS, &res, err);
   if (st == OP_OK && !layer)
     st = op_fail(err, OP_E_ARGUMENT, "layer", "null", "no layer assignment given");
   if (st != OP_OK) {
@@ -179,9 +130,9 @@ op_status op_regions_layers_from(const op_chf *chf, const uint16_t *layer, int32
   uint32_t *par = malloc(sizeof *par * n1);
   uint32_t nids = 1;
   int64_t step[4];
-  if (!lab || !par) { st = nomem(err); goto done; }
-  col_steps(chf, step);
-  op_regions_paint_border(chf, border, lab); /* REG-080 */
+  if (!lab || !par) { st = opc_nomem(err, "memory"); goto done; }
+  opr_col_steps(chf, step);
+  opr_paint_border(chf, border, lab); /* REG-080 */
   /* REG-080: union of spans joined by a -x or -z link: both walkable, outside the ring,
   ** one area, one layer. */
   for (uint32_t i = 0; i < n; i++) par[i] = i;
@@ -192,7 +143,7 @@ op_status op_regions_layers_from(const op_chf *chf, const uint16_t *layer, int32
         if (chf->areas[i] == OP_AREA_NULL || lab[i] == OP_REG_WORK_BORDER) continue;
         static const int dirs[2] = {0, 3};
         for (int k = 0; k < 2; k++) {
-          uint32_t j = nei(chf, step, i, c, dirs[k]);
+          uint32_t j = opr_nei(chf, step, i, c, dirs[k]);
           if (j == OP_HF_NONE || chf->areas[j] != chf->areas[i] || lab[j] == OP_REG_WORK_BORDER ||
               layer[j] != layer[i])
             continue;
@@ -211,7 +162,7 @@ op_status op_regions_layers_from(const op_chf *chf, const uint16_t *layer, int32
     if (r == i) lab[i] = nids++;
     else lab[i] = lab[r];
   }
-  st = op_regions_filter_layered(chf, lab, nids, layer, min_region_area, &res, err);
+  st = opr_filter_layered(chf, lab, nids, layer, min_region_area, &res, err);
 done:
   free(lab);
   free(par);
@@ -231,10 +182,10 @@ op_status op_regions_layers(const op_chf *chf, int32_t border, uint32_t min_regi
   if (border < 0)
     return op_fail_i(err, OP_E_RANGE, "border", (long long)border, "border must be at least 0");
   uint16_t *layer = malloc(sizeof *layer * (chf->nspans ? chf->nspans : 1));
-  if (!layer) return nomem(err);
+  if (!layer) return opc_nomem(err, "memory");
   uint32_t nl = 0;
   op_status st = op_regions_layer_assign(chf, layer, &nl, err);
-  if (st == OP_OK) st = op_regions_layers_from(chf, layer, border, min_region_area, out, err);
+  if (st == OP_OK) st = opr_layers_from(chf, layer, border, min_region_area, out, err);
   else memset(out, 0, sizeof *out);
   free(layer);
   return st;

@@ -8,38 +8,17 @@
 
 #include "core/internal.h"
 #include "build3d/regions/regions.h"
-#include "build3d/spans/spans_internal.h"
-
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
-}
-
-/* step[d]: the column index of the neighbour in direction d minus the column's. */
-static void col_steps(const op_chf *chf, int64_t step[4]) {
-  for (int d = 0; d < 4; d++) step[d] = (int64_t)op_dir_dz[d] * chf->grid.width + op_dir_dx[d];
-}
-
-/* Span i's (of column c) neighbour in direction d (absolute index) or OP_HF_NONE. */
-static uint32_t nei(const op_chf *chf, const int64_t step[4], uint32_t i, size_t c, int d) {
-  uint8_t l = chf->spans[i].link[d];
-  if (l == OP_CHF_NOT_CONNECTED) return OP_HF_NONE;
-  return chf->cell_index[(int64_t)c + step[d]] + l;
-}
-
-/* Declared for regions_layers.c (internal to the REGIONS files). */
-op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint32_t *lab,
-                           uint32_t *nids, op_error *err);
 
 /* REG-051 .. REG-056. lab: 0 or OP_REG_WORK_BORDER on entry (the ring painted); the
 ** sweep labels every walkable span of the columns inside the ring with ids 1..*nids-1.
 ** any_area: treat every walkable span as one area (section 4). */
-op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint32_t *lab,
-                           uint32_t *nids, op_error *err) {
+op_status opr_sweep(const op_chf *chf, int32_t border, int any_area, uint32_t *lab,
+                    uint32_t *nids, op_error *err) {
   int32_t w = chf->grid.width, dpt = chf->grid.depth;
   int32_t x0 = border, x1 = w - border, z0 = border, z1 = dpt - border;
   uint32_t n = chf->nspans;
   int64_t step[4];
-  col_steps(chf, step);
+  opr_col_steps(chf, step);
   /* Per row: sweep of each span of the row (temporary), per sweep its neighbour below,
   ** its count, its final id; per final id the links counted from this row, and the ids
   ** whose count this row made nonzero. */
@@ -51,7 +30,7 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
   uint32_t *hit = malloc(sizeof *hit * (n + 2));
   if (!tmp || !snei || !sns || !sid || !below || !hit) {
     free(tmp); free(snei); free(sns); free(sid); free(below); free(hit);
-    return nomem(err);
+    return opc_nomem(err, "memory");
   }
   const uint32_t UNSET = 0, CONFLICT = 0xffffffffu;
   uint32_t next = 1;
@@ -63,7 +42,7 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
         if (chf->areas[i] == OP_AREA_NULL) continue;
         /* REG-052: continue the sweep of the -x neighbour. */
         uint32_t s = 0;
-        uint32_t a = nei(chf, step, i, c, 0);
+        uint32_t a = opr_nei(chf, step, i, c, 0);
         if (a != OP_HF_NONE && x - 1 >= x0 && chf->areas[a] != OP_AREA_NULL &&
             (any_area || chf->areas[a] == chf->areas[i]))
           s = tmp[a];
@@ -73,7 +52,7 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
           sns[s] = 0;
         }
         /* REG-054: the region below (-z). */
-        uint32_t b = nei(chf, step, i, c, 3);
+        uint32_t b = opr_nei(chf, step, i, c, 3);
         if (b != OP_HF_NONE && z - 1 >= z0 && chf->areas[b] != OP_AREA_NULL &&
             (any_area || chf->areas[b] == chf->areas[i])) {
           uint32_t r = lab[b];
@@ -114,20 +93,20 @@ op_status op_regions_sweep(const op_chf *chf, int32_t border, int any_area, uint
 op_status op_regions_monotone(const op_chf *chf, int32_t border, uint32_t min_region_area,
                               uint32_t merge_region_area, op_regions *out, op_error *err) {
   op_regions res;
-  op_status st = op_regions_begin(chf, border, OP_PARTITION_MONOTONE, &res, err);
+  op_status st = opr_begin(chf, border, OP_PARTITION_MONOTONE, &res, err);
   if (st != OP_OK) {
     if (out) memset(out, 0, sizeof *out);
     return st;
   }
   uint32_t *lab = calloc(chf->nspans ? chf->nspans : 1, sizeof *lab);
   uint32_t nids = 1;
-  if (!lab) st = nomem(err);
+  if (!lab) st = opc_nomem(err, "memory");
   if (st == OP_OK) {
-    op_regions_paint_border(chf, border, lab); /* REG-050 */
-    st = op_regions_sweep(chf, border, 0, lab, &nids, err);
+    opr_paint_border(chf, border, lab); /* REG-050 */
+    st = opr_sweep(chf, border, 0, lab, &nids, err);
   }
   if (st == OP_OK)
-    st = op_regions_filter(chf, lab, nids, min_region_area, merge_region_area, &res, err);
+    st = opr_filter(chf, lab, nids, min_region_area, merge_region_area, &res, err);
   free(lab);
   if (st != OP_OK) {
     op_regions_free(&res);

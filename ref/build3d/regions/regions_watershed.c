@@ -10,10 +10,6 @@
 #include "build3d/regions/regions.h"
 #include "build3d/spans/spans_internal.h"
 
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "memory", "allocation", "out of memory");
-}
-
 /* REG-022: relax i through (da, db). */
 static void relax(const uint32_t *nb, uint16_t *dist, uint32_t i, int da, int db) {
   uint32_t a = nb[4 * (size_t)i + da];
@@ -77,16 +73,16 @@ static uint16_t blur_nb(const op_chf *chf, const uint32_t *nb, const uint16_t *s
   return mx;
 }
 
-uint16_t op_regions_distance(const op_chf *chf, uint16_t *dist) {
-  uint32_t *nb = op_regions_links(chf);
+uint16_t opr_distance(const op_chf *chf, uint16_t *dist) {
+  uint32_t *nb = opr_links(chf);
   if (!nb) return 0; /* callers inside the library use distance_nb */
   uint16_t m = distance_nb(chf, nb, dist);
   free(nb);
   return m;
 }
 
-uint16_t op_regions_blur(const op_chf *chf, const uint16_t *src, uint16_t *dst) {
-  uint32_t *nb = op_regions_links(chf);
+uint16_t opr_blur(const op_chf *chf, const uint16_t *src, uint16_t *dst) {
+  uint32_t *nb = opr_links(chf);
   if (!nb) return 0;
   uint16_t m = blur_nb(chf, nb, src, dst);
   free(nb);
@@ -180,7 +176,7 @@ static int flood(ws *w, uint32_t s, uint32_t level, uint32_t r) {
 op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_region_area,
                                uint32_t merge_region_area, op_regions *out, op_error *err) {
   op_regions res;
-  op_status st = op_regions_begin(chf, border, OP_PARTITION_WATERSHED, &res, err);
+  op_status st = opr_begin(chf, border, OP_PARTITION_WATERSHED, &res, err);
   if (st != OP_OK) {
     if (out) memset(out, 0, sizeof *out);
     return st;
@@ -189,7 +185,7 @@ op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_r
   ws w;
   memset(&w, 0, sizeof w);
   w.chf = chf;
-  uint32_t *nb = op_regions_links(chf);
+  uint32_t *nb = opr_links(chf);
   uint16_t *raw = malloc(sizeof *raw * n1);
   w.lab = calloc(n1, sizeof *w.lab);
   w.fd = calloc(n1, sizeof *w.fd);
@@ -197,7 +193,7 @@ op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_r
   w.stack = malloc(sizeof *w.stack * n1);
   w.pend = malloc(sizeof *w.pend * 3 * (size_t)n1);
   if (!nb || !raw || !w.lab || !w.fd || !w.cand || !w.stack || !w.pend) {
-    st = nomem(err);
+    st = opc_nomem(err, "memory");
     goto done;
   }
   w.nb = nb;
@@ -206,7 +202,7 @@ op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_r
   res.max_dist = blur_nb(chf, nb, raw, res.dist);
   w.dist = res.dist;
   /* REG-030: border ring first. */
-  op_regions_paint_border(chf, border, w.lab);
+  opr_paint_border(chf, border, w.lab);
   /* REG-031 .. REG-031: levels from the top, step 2. */
   uint32_t next = 1;
   uint32_t level = ((uint32_t)res.max_dist + 1) & ~1u;
@@ -230,7 +226,7 @@ op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_r
       if (chf->areas[i] != OP_AREA_NULL && w.lab[i] == 0) w.cand[nc++] = i;
     expand(&w, nc, 0);
   }
-  st = op_regions_filter(chf, w.lab, next, min_region_area, merge_region_area, &res, err);
+  st = opr_filter(chf, w.lab, next, min_region_area, merge_region_area, &res, err);
 done:
   free(nb);
   free(raw);

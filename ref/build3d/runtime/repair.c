@@ -59,9 +59,6 @@ typedef struct rp {
   uint32_t nnew, capnew;
 } rp;
 
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "memory", "", "out of memory repairing a layer");
-}
 
 static void rp_free(rp *w) {
   free(w->removed);
@@ -124,7 +121,7 @@ static op_status scan(rp *w, const uint8_t *areas, int *only_removed, op_error *
   w->size = calloc(nr, sizeof *w->size);
   w->lost = calloc(nr, sizeof *w->lost);
   w->first = malloc(nr * sizeof *w->first);
-  if (!w->removed || !w->rem || !w->size || !w->lost || !w->first) return nomem(err);
+  if (!w->removed || !w->rem || !w->size || !w->lost || !w->first) return opc_nomem(err, "cache");
   for (uint32_t r = 0; r < nr; r++) w->first[r] = RP_NONE;
   const uint8_t *a0 = w->view->areas;
   uint32_t *rem = w->rem, nrem = 0;
@@ -161,8 +158,8 @@ static rp_col column_of(const rp *w, uint32_t u) {
 ** d names u (a link to u from the other side, REG-003): appended to out. */
 static uint32_t links_to(const rp *w, uint32_t u, rp_col uc, int d, uint32_t *out, uint32_t k) {
   int32_t wd = w->view->grid.width, dp = w->view->grid.depth;
-  int32_t x = uc.x - op_dir_dx[d];
-  int32_t z = uc.z - op_dir_dz[d]; /* SPAN-140 */
+  int32_t x = uc.x - opsp_dir_dx[d];
+  int32_t z = uc.z - opsp_dir_dz[d]; /* SPAN-140 */
   if (x < 0 || z < 0 || x >= wd || z >= dp) return k;
   size_t cc = (size_t)z * (size_t)wd + (size_t)x;
   for (uint32_t v = w->view->cell_index[cc], e = v + w->view->cell_count[cc]; v < e; v++)
@@ -241,7 +238,7 @@ static int pair_cmp(const void *x, const void *y) {
 static op_status rings(rp *w, op_error *err) {
   size_t cap = 4 * (size_t)w->nrem + RP_MAX_JOINED;
   w->pairs = malloc(cap * sizeof *w->pairs);
-  if (!w->pairs) return nomem(err);
+  if (!w->pairs) return opc_nomem(err, "cache");
   uint32_t nb[RP_MAX_JOINED];
   for (uint32_t k = 0; k < w->nrem; k++) {
     uint32_t r = w->rem[k];
@@ -249,7 +246,7 @@ static op_status rings(rp *w, op_error *err) {
     if (!ordinary(rg) || rg > w->nreg) continue;
     if (w->npairs + RP_MAX_JOINED > cap) {
       uint64_t *np = realloc(w->pairs, 2 * cap * sizeof *np);
-      if (!np) return nomem(err);
+      if (!np) return opc_nomem(err, "cache");
       w->pairs = np;
       cap *= 2;
     }
@@ -306,7 +303,7 @@ static op_status check_split(rp *w, int *ok, op_error *err) {
   uint32_t n1 = w->n ? w->n : 1;
   w->tag = calloc(n1, 1);
   w->queue = malloc(n1 * sizeof *w->queue);
-  if (!w->tag || !w->queue) return nomem(err);
+  if (!w->tag || !w->queue) return opc_nomem(err, "cache");
   w->budget = w->n / 4 > 256 ? w->n / 4 : 256; /* RT-102 */
   w->count = 0;
   uint32_t nb[RP_MAX_JOINED];
@@ -381,7 +378,7 @@ static op_status push_new(rp *w, const rp_new *l, op_error *err) {
   if (w->nnew == w->capnew) {
     uint32_t nc = w->capnew ? 2 * w->capnew : 16;
     rp_new *nv = realloc(w->nw, (size_t)nc * sizeof *nv);
-    if (!nv) return nomem(err);
+    if (!nv) return opc_nomem(err, "cache");
     w->nw = nv;
     w->capnew = nc;
   }
@@ -392,7 +389,7 @@ static op_status push_new(rp *w, const rp_new *l, op_error *err) {
 /* RT-104: one new loop from start key `key`. */
 static op_status trace_one(rp *w, uint32_t key, op_error *err) {
   uint32_t a = w->tn;
-  op_status st = op_contour_walk(&w->va, w->g, w->reg, key, &w->traw, &w->tkey, &w->tn,
+  op_status st = opct_walk(&w->va, w->g, w->reg, key, &w->traw, &w->tkey, &w->tn,
                                  &w->tcap, err); /* REG-208 */
   if (st != OP_OK) return st;
   for (uint32_t j = a; j < w->tn; j++) {
@@ -408,7 +405,7 @@ static op_status trace_one(rp *w, uint32_t key, op_error *err) {
   l.nraw = w->tn - a;
   l.reg = w->reg[l.key >> 2];
   l.area = w->va.areas[l.key >> 2];
-  l.area2 = op_contour_area2(w->traw + a, l.nraw); /* REG-215 */
+  l.area2 = opct_area2(w->traw + a, l.nraw); /* REG-215 */
   return push_new(w, &l, err);
 }
 
@@ -421,7 +418,7 @@ static op_status trace_new(rp *w, op_error *err) {
   uint32_t *cand = malloc((4 * (size_t)w->nrem + 1) * sizeof *cand);
   if (!w->reg || !w->newown || !w->gone || !cand) {
     free(cand);
-    return nomem(err);
+    return opc_nomem(err, "cache");
   }
   memcpy(w->reg, w->reg0, (size_t)n * sizeof *w->reg);
   for (uint32_t k = 0; k < w->nrem; k++) w->reg[w->rem[k]] = 0; /* RT-103 */
@@ -431,7 +428,7 @@ static op_status trace_new(rp *w, op_error *err) {
     for (int d = 0; d < 4; d++) {
       uint32_t o = w->cs0->edge_loop[4 * (size_t)r + (size_t)d];
       if (o != RP_NONE) w->gone[o] = 1; /* an old loop owning an edge of a removed span */
-      uint32_t s = op_contour_nei(w->g, r, d); /* r is across edge (s, d + 2) (REG-203) */
+      uint32_t s = opct_nei(w->g, r, d); /* r is across edge (s, d + 2) (REG-203) */
       if (s != OP_CONTOUR_NONE && !w->removed[s] && traced(w->reg[s]))
         cand[nc++] = 4 * s + (uint32_t)((d + 2) & 3);
     }
@@ -460,13 +457,13 @@ static op_status simplify_new(rp *w, op_error *err) {
   if (!w->tsimp || !keep || !stack) {
     free(keep);
     free(stack);
-    return nomem(err);
+    return opc_nomem(err, "cache");
   }
   uint32_t ns = 0;
   for (uint32_t k = 0; k < w->nnew; k++) {
     rp_new *l = &w->nw[k];
     l->simp0 = ns;
-    l->nsimp = op_contour_simplify(w->traw + l->raw0, l->nraw, l->area, w->p->max_error,
+    l->nsimp = opct_simplify(w->traw + l->raw0, l->nraw, l->area, w->p->max_error,
                                    w->p->max_edge_len, w->tsimp + ns, keep, stack);
     ns += l->nsimp;
   }
@@ -500,7 +497,7 @@ static op_status assemble_loops(rp *w, op_contour_set *out, op_error *err) {
   const op_contour_set *c0 = w->cs0;
   uint32_t nl = 0, nraw = 0, nsimp = 0;
   w->newidx = malloc(((size_t)c0->nloops + 1) * sizeof *w->newidx);
-  if (!w->newidx) return nomem(err);
+  if (!w->newidx) return opc_nomem(err, "cache");
   for (uint32_t o = 0; o < c0->nloops; o++)
     if (!w->gone[o]) {
       nl++;
@@ -518,7 +515,7 @@ static op_status assemble_loops(rp *w, op_contour_set *out, op_error *err) {
   out->simp = malloc(((size_t)nsimp + 1) * sizeof *out->simp);
   if (w->edge_map) out->edge_loop = malloc((4 * (size_t)w->n + 1) * sizeof *out->edge_loop);
   if (!out->loops || !out->raw || !out->raw_edge || !out->simp || (w->edge_map && !out->edge_loop))
-    return nomem(err);
+    return opc_nomem(err, "cache");
   uint32_t o = 0, j = 0;
   for (uint32_t k = 0; k < nl; k++) {
     while (o < c0->nloops && w->gone[o]) w->newidx[o++] = RP_NONE;
@@ -563,8 +560,8 @@ static void fix_corner(rp *w, op_contour_set *out, uint32_t i, int d) {
   if (i == OP_CONTOUR_NONE || w->removed[i]) return;
   uint32_t key = 4 * i + (uint32_t)d, o = w->cs0->edge_loop[key];
   if (o == RP_NONE || w->gone[o]) return;
-  op_cvert a = op_contour_raw_vertex(w->view, w->g, w->reg0, i, d);
-  op_cvert b = op_contour_raw_vertex(&w->va, w->g, w->reg, i, d);
+  op_cvert a = opct_raw_vertex(w->view, w->g, w->reg0, i, d);
+  op_cvert b = opct_raw_vertex(&w->va, w->g, w->reg, i, d);
   if (a.flags == b.flags && a.reg == b.reg && a.area == b.area && a.y == b.y) return;
   const op_cloop *l = &out->loops[w->newidx[o]];
   for (uint32_t q = 0; q < l->nraw; q++)
@@ -577,9 +574,9 @@ static void fix_corners(rp *w, op_contour_set *out) {
     uint32_t r = w->rem[k];
     for (int d = 0; d < 4; d++) { /* r as DB of edge (i, d), then as DA */
       int d1 = (d + 1) & 3, d2 = (d + 2) & 3;
-      uint32_t b = op_contour_nei(w->g, r, d2), a = op_contour_nei(w->g, r, d1);
-      if (b != OP_CONTOUR_NONE) fix_corner(w, out, op_contour_nei(w->g, b, d1), d);
-      if (a != OP_CONTOUR_NONE) fix_corner(w, out, op_contour_nei(w->g, a, d2), d);
+      uint32_t b = opct_nei(w->g, r, d2), a = opct_nei(w->g, r, d1);
+      if (b != OP_CONTOUR_NONE) fix_corner(w, out, opct_nei(w->g, b, d1), d);
+      if (a != OP_CONTOUR_NONE) fix_corner(w, out, opct_nei(w->g, a, d2), d);
     }
   }
 }
@@ -592,7 +589,7 @@ static op_status join_dirty(const rp *w, const op_contour_set *src, op_contour_s
   memset(tmp, 0, sizeof *tmp);
   *map = malloc(((size_t)src->nloops + 1) * sizeof **map);
   tmp->loops = malloc(((size_t)src->nloops + 1) * sizeof *tmp->loops);
-  if (!*map || !tmp->loops) return nomem(err);
+  if (!*map || !tmp->loops) return opc_nomem(err, "cache");
   for (uint32_t o = 0; o < src->nloops; o++)
     if (is_dirty(w, src->loops[o].reg)) {
       (*map)[tmp->nloops] = o;
@@ -600,7 +597,7 @@ static op_status join_dirty(const rp *w, const op_contour_set *src, op_contour_s
     }
   tmp->raw = src->raw;
   tmp->simp = src->simp;
-  return op_contours_join(tmp, err);
+  return opct_join(tmp, err);
 }
 
 static void tmp_free(op_contour_set *tmp, uint32_t *map) {
@@ -634,7 +631,7 @@ static op_status assemble_contours(rp *w, op_contour_set *out, op_error *err) {
   if (st == OP_OK) {
     out->contours = malloc(((size_t)nc + 1) * sizeof *out->contours);
     out->verts = malloc(((size_t)nv + 1) * sizeof *out->verts);
-    if (!out->contours || !out->verts) st = nomem(err);
+    if (!out->contours || !out->verts) st = opc_nomem(err, "cache");
   }
   if (st != OP_OK) {
     tmp_free(&tmp, map);
@@ -664,7 +661,7 @@ static op_status assemble_contours(rp *w, op_contour_set *out, op_error *err) {
 /* RT-105: the regions with a new or a gone loop. */
 static op_status mark_dirty(rp *w, op_error *err) {
   w->dirty = calloc((size_t)w->nreg + 1, 1);
-  if (!w->dirty) return nomem(err);
+  if (!w->dirty) return opc_nomem(err, "cache");
   for (uint32_t k = 0; k < w->nnew; k++) set_dirty(w, w->nw[k].reg);
   for (uint32_t o = 0; o < w->cs0->nloops; o++)
     if (w->gone[o]) set_dirty(w, w->cs0->loops[o].reg);
@@ -697,7 +694,7 @@ static op_status repair(rp *w, op_contour_set *out, op_error *err) {
 
 static op_status check_args(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
                             const op_contour_set *cs0, const uint8_t *areas,
-                            const op_contour_params *p, const op_repair_result *result,
+                            const op_contour_params *p, const oprp_result *result,
                             const op_contour_set *out, op_error *err) {
   if (!view) return op_fail(err, OP_E_ARGUMENT, "view", "null", "no layer view given");
   if (!g || g->nspans != view->nspans)
@@ -716,7 +713,7 @@ static op_status check_args(const op_chf *view, const op_span_graph *g, const op
 static op_status repair_layer(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
                               const op_contour_set *cs0, const uint8_t *areas,
                               int volume_selects, const op_contour_params *p,
-                              uint32_t min_region_area, op_repair_result *result,
+                              uint32_t min_region_area, oprp_result *result,
                               op_contour_set *out, uint32_t *nremoved, int edge_map,
                               op_error *err) {
   op_status st = check_args(view, g, rg0, cs0, areas, p, result, out, err);
@@ -736,20 +733,20 @@ static op_status repair_layer(const op_chf *view, const op_span_graph *g, const 
   w.min_area = min_region_area;
   w.edge_map = edge_map;
   int only_removed = 0, ok = 1;
-  op_repair_result res = OP_REPAIR_DONE;
+  oprp_result res = OPRP_DONE;
   st = scan(&w, areas, &only_removed, err);
   if (st == OP_OK) {
     if (nremoved) *nremoved = w.nrem;
-    if (volume_selects || !only_removed) res = OP_REPAIR_NOT_REMOVAL; /* (a) */
-    else if (w.nrem == 0) res = OP_REPAIR_NOTHING;
-    else if (!check_small(&w)) res = OP_REPAIR_SMALL; /* (b) */
+    if (volume_selects || !only_removed) res = OPRP_NOT_REMOVAL; /* (a) */
+    else if (w.nrem == 0) res = OPRP_NOTHING;
+    else if (!check_small(&w)) res = OPRP_SMALL; /* (b) */
   }
-  if (st == OP_OK && res == OP_REPAIR_DONE) {
+  if (st == OP_OK && res == OPRP_DONE) {
     st = check_split(&w, &ok, err); /* (c) */
-    if (st == OP_OK && !ok) res = OP_REPAIR_SPLIT;
-    else if (st == OP_OK && !check_numbers(&w)) res = OP_REPAIR_RENUMBER; /* (d) */
+    if (st == OP_OK && !ok) res = OPRP_SPLIT;
+    else if (st == OP_OK && !check_numbers(&w)) res = OPRP_RENUMBER; /* (d) */
   }
-  if (st == OP_OK && res == OP_REPAIR_DONE) st = repair(&w, out, err);
+  if (st == OP_OK && res == OPRP_DONE) st = repair(&w, out, err);
   rp_free(&w);
   if (st != OP_OK) {
     memset(out, 0, sizeof *out);
@@ -759,20 +756,21 @@ static op_status repair_layer(const op_chf *view, const op_span_graph *g, const 
   return OP_OK;
 }
 
-op_status op_repair_layer(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
-                          const op_contour_set *cs0, const uint8_t *areas,
-                          int volume_selects, const op_contour_params *p,
-                          uint32_t min_region_area, op_repair_result *result,
-                          op_contour_set *out, uint32_t *nremoved, op_error *err) {
+/* The two entry points of repair.h: the same repair_layer, with (1) or without (0) the
+** edge map (REG-214). Kept as two thin wrappers on purpose: the contract names both. */
+op_status oprp_layer(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                     const op_contour_set *cs0, const uint8_t *areas, int volume_selects,
+                     const op_contour_params *p, uint32_t min_region_area, oprp_result *result,
+                     op_contour_set *out, uint32_t *nremoved, op_error *err) {
   return repair_layer(view, g, rg0, cs0, areas, volume_selects, p, min_region_area, result, out,
                       nremoved, 1, err);
 }
 
-op_status op_repair_layer_tile(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
-                               const op_contour_set *cs0, const uint8_t *areas,
-                               int volume_selects, const op_contour_params *p,
-                               uint32_t min_region_area, op_repair_result *result,
-                               op_contour_set *out, uint32_t *nremoved, op_error *err) {
+op_status oprp_layer_tile(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                          const op_contour_set *cs0, const uint8_t *areas, int volume_selects,
+                          const op_contour_params *p, uint32_t min_region_area,
+                          oprp_result *result, op_contour_set *out, uint32_t *nremoved,
+                          op_error *err) {
   return repair_layer(view, g, rg0, cs0, areas, volume_selects, p, min_region_area, result, out,
                       nremoved, 0, err);
 }

@@ -3,8 +3,8 @@
 ** spec/build3d-runtime.md section 8, RT-100 .. RT-106.
 **
 ** CONTRACT between ref/build3d/runtime/repair.c (implements) and ref/build3d/runtime/tilecache.c (calls). The result is a
-** contour set that gives, through op_pl_layer_tile, the same tile bytes as the
-** from-scratch op_pl_layer_contours on the same areas (RT-106).
+** contour set that gives, through opl_layer_tile, the same tile bytes as the
+** from-scratch opl_layer_contours on the same areas (RT-106).
 */
 #ifndef OP_REPAIR_H
 #define OP_REPAIR_H
@@ -14,14 +14,14 @@
 
 /* Why a repair was not done (for statistics; any non-zero value means "build from
 ** scratch"). */
-typedef enum op_repair_result {
-  OP_REPAIR_DONE = 0,
-  OP_REPAIR_NOT_REMOVAL = 1, /* (a): an area changed to something other than 0 */
-  OP_REPAIR_SMALL = 2,       /* (b) */
-  OP_REPAIR_SPLIT = 3,       /* (c): a region may be in pieces, or the budget ran out */
-  OP_REPAIR_RENUMBER = 4,    /* (d) */
-  OP_REPAIR_NOTHING = 5      /* no span removed: the caller should use the first build */
-} op_repair_result;
+typedef enum oprp_result {
+  OPRP_DONE = 0,
+  OPRP_NOT_REMOVAL = 1, /* (a): an area changed to something other than 0 */
+  OPRP_SMALL = 2,       /* (b) */
+  OPRP_SPLIT = 3,       /* (c): a region may be in pieces, or the budget ran out */
+  OPRP_RENUMBER = 4,    /* (d) */
+  OPRP_NOTHING = 5      /* no span removed: the caller should use the first build */
+} oprp_result;
 
 /* RT-101 .. RT-105 for one layer view.
 **   view            the layer view with its FIRST-BUILD areas (view->areas = A0);
@@ -32,24 +32,23 @@ typedef enum op_repair_result {
 **                   is not 0 after the obstacles (precondition (a), second half);
 **   p               the contour parameters of the build (REG-200);
 **   min_region_area MinRegionArea.
-** On OP_OK, *result says whether the repair was done; when it was (OP_REPAIR_DONE) *out
+** On OP_OK, *result says whether the repair was done; when it was (OPRP_DONE) *out
 ** holds the layer's contour set for A (owned by the caller; op_contour_set_free), else
 ** *out is zeroed. Errors are only OP_E_NOMEM / OP_E_LIMIT. *nremoved (may be NULL)
 ** receives the number of removed spans. */
-op_status op_repair_layer(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
-                          const op_contour_set *cs0, const uint8_t *areas,
-                          int volume_selects, const op_contour_params *p,
-                          uint32_t min_region_area, op_repair_result *result,
-                          op_contour_set *out, uint32_t *nremoved, op_error *err);
+op_status oprp_layer(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                     const op_contour_set *cs0, const uint8_t *areas, int volume_selects,
+                     const op_contour_params *p, uint32_t min_region_area, oprp_result *result,
+                     op_contour_set *out, uint32_t *nremoved, op_error *err);
 
-/* The same repair for a caller that only turns the result into a tile (op_pl_layer_tile
+/* The same repair for a caller that only turns the result into a tile (opl_layer_tile
 ** reads the contours, their vertices and the grid fields): the same decisions, result and
 ** *nremoved, and the same *out except that its edge map (edge_loop, REG-214) is not made
 ** (NULL). Saves the 4 * nspans pass that renumbers the edge map. */
-op_status op_repair_layer_tile(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
-                               const op_contour_set *cs0, const uint8_t *areas,
-                               int volume_selects, const op_contour_params *p,
-                               uint32_t min_region_area, op_repair_result *result,
-                               op_contour_set *out, uint32_t *nremoved, op_error *err);
+op_status oprp_layer_tile(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                          const op_contour_set *cs0, const uint8_t *areas, int volume_selects,
+                          const op_contour_params *p, uint32_t min_region_area,
+                          oprp_result *result, op_contour_set *out, uint32_t *nremoved,
+                          op_error *err);
 
 #endif

@@ -5,10 +5,13 @@
 ** (RT-060 .. RT-066) on the general and the layer-first path (RT-080 .. RT-088), with the
 ** repair of ref/build3d/runtime/repair.c (RT-101 .. RT-106) when the switch is on.
 **
-** The state is ref/build3d/runtime/tilecache.h's. The fingerprint, SaveState and RestoreState are in
-** ref/build3d/runtime/tilecache_snapshot.c; the build steps are ref/build3d/pipeline/pipeline.c's (ref/build3d/pipeline/pipeline_internal.h),
-** so a cached build runs the plain build's code (RT-015).
+** The state is ref/build3d/runtime/tilecache.h's. The fingerprint (RT-131) is
+** ref/build3d/runtime/fingerprint.c's; SaveState and RestoreState are in
+** ref/build3d/runtime/tilecache_snapshot.c, which calls down into this file. The build steps
+** are ref/build3d/pipeline/pipeline.c's (ref/build3d/pipeline/pipeline_internal.h), so a
+** cached build runs the plain build's code (RT-015).
 */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,21 +27,23 @@ static op_status no_cache(op_error *err) {
   return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "a tile cache is required");
 }
 
-static op_status nomem(op_error *err, const char *what) {
-  return op_fail(err, OP_E_NOMEM, what, "-", "out of memory");
+/* Cache order (RT-011; tilecache.h): k comes before tile (tx, tz) when its tz is smaller,
+** or equal with a smaller tx. */
+static int before(const opl_keep_tile *k, int32_t tx, int32_t tz) {
+  return k->tz < tz || (k->tz == tz && k->tx < tx);
 }
 
 /* ------------------------------------------------------------ units */
 
 /* The compact heightfield a unit's areas live in: the layer view (layer first, RT-083)
 ** or the tile's heightfield (general path). NULL for an empty layer. */
-static const op_chf *unit_chf(const op_tilecache *c, const op_tc_tile *t, uint32_t L) {
+static const op_chf *unit_chf(const op_tilecache *c, const optc_tile *t, uint32_t L) {
   return c->ctx.layer_first ? t->k.units[L].view : t->k.base.chf;
 }
 
 /* RT-088: the x/z box of the unit's walkable columns, from X(gx0 + xmin) to
 ** X(gx0 + xmax + 1) and likewise on z, over columns with a non-zero first-build area. */
-static void unit_walkable_box(const op_chf *h, op_tc_unit *u) {
+static void unit_walkable_box(const op_chf *h, optc_unit *u) {
   int32_t x0 = INT32_MAX, x1 = -1, z0 = INT32_MAX, z1 = -1;
   const op_hf_grid *g = &h->grid;
   for (int32_t z = 0; z < g->depth; z++)
@@ -54,10 +59,10 @@ static void unit_walkable_box(const op_chf *h, op_tc_unit *u) {
     }
   u->walkable = x1 >= 0;
   if (!u->walkable) return;
-  u->wmin[0] = op_grid_line_x(g, x0);
-  u->wmax[0] = op_grid_line_x(g, x1 + 1);
-  u->wmin[1] = op_grid_line_z(g, z0);
-  u->wmax[1] = op_grid_line_z(g, z1 + 1);
+  u->wmin[0] = opsp_grid_line_x(g, x0);
+  u->wmax[0] = opsp_grid_line_x(g, x1 + 1);
+  u->wmin[1] = opsp_grid_line_z(g, z0);
+  u->wmax[1] = opsp_grid_line_z(g, z1 + 1);
 }
 
 static int boxes_touch(const double amin[2], const double amax[2], const double bmin[2],
@@ -66,7 +71,7 @@ static int boxes_touch(const double amin[2], const double amax[2], const double 
 }
 
 /* RT-088: an obstacle's box widened by one cell on each side against the unit's box. */
-static int obstacle_touches(const op_tc_unit *u, const op_obst *p) {
+static int obstacle_touches(const optc_unit *u, const opob_obst *p) {
   if (!u->walkable) return 0;
   double lo[2] = {p->bmin[0] - p->cs, p->bmin[1] - p->cs};
   double hi[2] = {p->bmax[0] + p->cs, p->bmax[1] + p->cs};
@@ -78,10 +83,10 @@ static int obstacle_touches(const op_tc_unit *u, const op_obst *p) {
 ** live volumes likewise (RT-088 leaves out what cannot touch the unit). Returns 1 when an
 ** obstacle or a volume was applied (else out is untouched: the areas in force are the
 ** first-build areas). *vsel: a volume selects a span (RT-101 (a)). */
-static int unit_areas(const op_tilecache *c, const op_tc_tile *t, uint32_t L, uint8_t *out,
+static int unit_areas(const op_tilecache *c, const optc_tile *t, uint32_t L, uint8_t *out,
                       int *vsel) {
   const op_chf *h = unit_chf(c, t, L);
-  const op_tc_unit *u = &t->units[L];
+  const optc_unit *u = &t->units[L];
   *vsel = 0;
   if (!h || !u->walkable) return 0;
   op_chf tmp = *h; /* the same spans and grid, the areas in out */
@@ -91,13 +96,13 @@ static int unit_areas(const op_tilecache *c, const op_tc_tile *t, uint32_t L, ui
     if (!obstacle_touches(u, &c->obst[i].prep)) continue;
     if (!touched) memcpy(out, h->areas, h->nspans);
     touched = 1;
-    op_obst_mark(&tmp, &c->obst[i].prep); /* RT-022 */
+    opob_mark(&tmp, &c->obst[i].prep); /* RT-022 */
   }
   for (uint32_t i = 0; i < c->nvols; i++) { /* then volumes in the order added */
     if (!boxes_touch(c->vols[i].bmin, c->vols[i].bmax, u->wmin, u->wmax)) continue;
     if (!touched) memcpy(out, h->areas, h->nspans);
     touched = 1;
-    if (op_volume_mark(&tmp, &c->vols[i].v)) *vsel = 1; /* SPAN-161 .. SPAN-163 */
+    if (opv_mark(&tmp, &c->vols[i].v)) *vsel = 1; /* SPAN-161 .. SPAN-163 */
   }
   return touched;
 }
@@ -111,15 +116,15 @@ static uint64_t count_removed(const uint8_t *a0, const uint8_t *a, uint32_t n) {
 
 /* ------------------------------------------------------------ the cached build */
 
-static void tile_free(op_tc_tile *t) {
+static void tile_free(optc_tile *t) {
   for (uint32_t L = 0; t->units && L < t->k.nunits; L++) {
     free(t->units[L].last);
     op_span_graph_free(&t->units[L].vgraph);
   }
   free(t->units);
-  for (uint32_t L = 0; t->k.units && L < t->k.nunits; L++) op_pl_unit_free(&t->k.units[L]);
+  for (uint32_t L = 0; t->k.units && L < t->k.nunits; L++) opl_unit_free(&t->k.units[L]);
   free(t->k.units);
-  op_pl_base_free(&t->k.base);
+  opl_base_free(&t->k.base);
   memset(t, 0, sizeof *t);
 }
 
@@ -137,43 +142,46 @@ void op_tilecache_free(op_tilecache *c) {
 /* RT-011 item 4 for one adopted tile: the heightfield's hash (RT-131), and per unit its
 ** last-built areas (the first-build ones, RT-012) and its walkable box (RT-088). No span
 ** graph of the whole tile is kept (RT-011 item 2): no rebuild reads one (the general path
-** builds its own, the repair uses the layer view's, op_tc_unit.vgraph). */
-static op_status tile_prepare(op_tilecache *c, op_tc_tile *t, op_error *err) {
+** builds its own, the repair uses the layer view's, optc_unit.vgraph). */
+static op_status tile_prepare(op_tilecache *c, optc_tile *t, op_error *err) {
   op_status st;
   op_bytes b = {NULL, 0};
   if ((st = op_chf_save(t->k.base.chf, &b, err)) != OP_OK) return st; /* SPAN-170 */
   t->chf_hash = op_hash64(b.data, b.len);
   op_bytes_free(&b);
   t->units = calloc(t->k.nunits ? t->k.nunits : 1, sizeof *t->units);
-  if (!t->units) return nomem(err, "cache");
+  if (!t->units) return opc_nomem(err, "cache");
   for (uint32_t L = 0; L < t->k.nunits; L++) {
     const op_chf *h = unit_chf(c, t, L);
     uint32_t n = h ? h->nspans : 0;
     t->units[L].last = malloc(n ? n : 1);
-    if (!t->units[L].last) return nomem(err, "cache");
+    if (!t->units[L].last) return opc_nomem(err, "cache");
     if (n) memcpy(t->units[L].last, h->areas, n); /* RT-012 */
     if (h) unit_walkable_box(h, &t->units[L]);
   }
   return OP_OK;
 }
 
-/* RT-016: the cache around a finished op_pl_run: adopts keep's tiles (cache order) and
+/* RT-016: the cache around a finished opl_run: adopts keep's tiles (cache order) and
 ** the mesh, empties the settings' lists (RT-017). */
-static op_status adopt(op_pl_ctx *ctx, op_pipeline_result *r, op_pl_keep *keep,
+static op_status adopt(opl_ctx *ctx, op_pipeline_result *r, opl_keep *keep,
                        op_tilecache **out, op_error *err) {
   op_tilecache *c = calloc(1, sizeof *c);
-  op_tc_tile *tiles = calloc(keep->ntiles ? keep->ntiles : 1, sizeof *tiles);
+  optc_tile *tiles = calloc(keep->ntiles ? keep->ntiles : 1, sizeof *tiles);
   uint32_t *queue = malloc((keep->ntiles ? keep->ntiles : 1) * sizeof *queue);
   if (!c || !tiles || !queue) {
     free(c), free(tiles), free(queue);
-    op_pl_keep_free(keep);
+    opl_keep_free(keep);
     op_pipeline_result_free(r);
-    return nomem(err, "cache");
+    return opc_nomem(err, "cache");
   }
   c->tiles = tiles;
   c->queue = queue;
   c->ntiles = keep->ntiles;
-  for (uint32_t i = 0; i < keep->ntiles; i++) c->tiles[i].k = keep->tiles[i]; /* moved */
+  for (uint32_t i = 0; i < keep->ntiles; i++) {
+    c->tiles[i].k = keep->tiles[i]; /* moved */
+    assert(i == 0 || before(&c->tiles[i - 1].k, c->tiles[i].k.tx, c->tiles[i].k.tz));
+  }
   free(keep->tiles);
   memset(keep, 0, sizeof *keep);
   c->mesh = r->mesh; /* RT-002: the mesh belongs to the cache */
@@ -192,19 +200,19 @@ static op_status adopt(op_pl_ctx *ctx, op_pipeline_result *r, op_pl_keep *keep,
     return st;
   }
   if (c->mesh) c->mesh->cache_owned = 1; /* RT-018 */
-  c->fingerprint = op_tc_fingerprint_compute(c); /* RT-131 */
+  c->fingerprint = optc_fingerprint_compute(c); /* RT-131 */
   *out = c;
   return OP_OK;
 }
 
 /* RT-016: the plain build's code with keep, then the cache. */
-static op_status build_cached(op_pl_ctx *ctx, op_pipeline_result *out, op_tilecache **cache,
+static op_status build_cached(opl_ctx *ctx, op_pipeline_result *out, op_tilecache **cache,
                               op_error *err) {
   op_pipeline_result r;
-  op_pl_keep keep;
+  opl_keep keep;
   memset(&r, 0, sizeof r);
   memset(&keep, 0, sizeof keep);
-  op_status st = op_pl_run(ctx, &r, &keep, err);
+  op_status st = opl_run(ctx, &r, &keep, err);
   if (st != OP_OK) return st;
   op_tilecache *c = NULL;
   if ((st = adopt(ctx, &r, &keep, &c, err)) != OP_OK) return st;
@@ -215,13 +223,15 @@ static op_status build_cached(op_pl_ctx *ctx, op_pipeline_result *out, op_tileca
   return OP_OK;
 }
 
+/* The three public entry points differ only in their input and its opl_begin_* step; the
+** repeated five-line shape is kept (one line each to factor out would cost clarity). */
 op_status op_pipeline_build_soup_cached(const op_settings *s, const op_soup *soup,
                                         const op_pipeline_hooks *hooks,
                                         op_pipeline_result *out, op_tilecache **cache,
                                         op_error *err) {
   if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
-  op_pl_ctx ctx;
-  op_status st = op_pl_begin_soup(&ctx, s, soup, hooks, err);
+  opl_ctx ctx;
+  op_status st = opl_begin_soup(&ctx, s, soup, hooks, err);
   return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
 }
 
@@ -230,8 +240,8 @@ op_status op_pipeline_build_chunk_cached(const op_settings *s, const op_chunked 
                                          op_pipeline_result *out, op_tilecache **cache,
                                          op_error *err) {
   if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
-  op_pl_ctx ctx;
-  op_status st = op_pl_begin_chunk(&ctx, s, ch, hooks, err);
+  opl_ctx ctx;
+  op_status st = opl_begin_chunk(&ctx, s, ch, hooks, err);
   return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
 }
 
@@ -241,8 +251,8 @@ op_status op_pipeline_build_heightfield_cached(const op_settings *s,
                                                op_pipeline_result *out,
                                                op_tilecache **cache, op_error *err) {
   if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
-  op_pl_ctx ctx;
-  op_status st = op_pl_begin_columns(&ctx, s, cols, hooks, err);
+  opl_ctx ctx;
+  op_status st = opl_begin_columns(&ctx, s, cols, hooks, err);
   return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
 }
 
@@ -254,7 +264,7 @@ uint32_t op_tilecache_queue_length(const op_tilecache *c) { return c ? c->nqueue
 
 int op_tilecache_queued(const op_tilecache *c, uint32_t i, int32_t *tx, int32_t *tz) {
   if (!c || i >= c->nqueue) return 0;
-  const op_tc_tile *t = &c->tiles[c->queue[i]];
+  const optc_tile *t = &c->tiles[c->queue[i]];
   if (tx) *tx = t->k.tx;
   if (tz) *tz = t->k.tz;
   return 1;
@@ -278,20 +288,18 @@ void op_tilecache_stats_reset(op_tilecache *c) {
   if (c) memset(&c->stats, 0, sizeof c->stats);
 }
 
-/* Cache order: tz, then tx, ascending (RT-011). */
-int64_t op_tc_find_tile(const op_tilecache *c, int32_t tx, int32_t tz) {
+int64_t optc_find_tile(const op_tilecache *c, int32_t tx, int32_t tz) {
   uint32_t lo = 0, hi = c->ntiles;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
-    const op_pl_keep_tile *k = &c->tiles[mid].k;
-    if (k->tz < tz || (k->tz == tz && k->tx < tx)) lo = mid + 1;
+    if (before(&c->tiles[mid].k, tx, tz)) lo = mid + 1;
     else hi = mid;
   }
   if (lo < c->ntiles && c->tiles[lo].k.tx == tx && c->tiles[lo].k.tz == tz) return lo;
   return -1;
 }
 
-void op_tc_forget_last(op_tilecache *c) { /* RT-133 */
+void optc_forget_last(op_tilecache *c) { /* RT-133 */
   for (uint32_t i = 0; i < c->ntiles; i++)
     for (uint32_t L = 0; L < c->tiles[i].k.nunits; L++) {
       free(c->tiles[i].units[L].last);
@@ -299,13 +307,14 @@ void op_tc_forget_last(op_tilecache *c) { /* RT-133 */
     }
 }
 
-void op_tc_queue_clear(op_tilecache *c) {
+void optc_queue_clear(op_tilecache *c) {
   for (uint32_t i = 0; i < c->nqueue; i++) c->tiles[c->queue[i]].queued = 0;
   c->nqueue = 0;
 }
 
-void op_tc_queue_push(op_tilecache *c, uint32_t i) { /* RT-051 */
+void optc_queue_push(op_tilecache *c, uint32_t i) { /* RT-051 */
   if (i >= c->ntiles || c->tiles[i].queued) return;
+  assert(c->nqueue < c->ntiles); /* tilecache.h: distinct entries, so room for one more */
   c->tiles[i].queued = 1;
   c->queue[c->nqueue++] = i;
 }
@@ -322,16 +331,16 @@ static void plus_zero(double *v, size_t n) {
 /* RT-050, RT-051: every cached tile whose widened grid touches the box, in cache order. */
 static void queue_box(op_tilecache *c, const double bmin[2], const double bmax[2]) {
   for (uint32_t i = 0; i < c->ntiles; i++)
-    if (op_obst_grid_overlaps(&c->tiles[i].k.base.chf->grid, c->ctx.cell.walkable_radius,
+    if (opob_grid_overlaps(&c->tiles[i].k.base.chf->grid, c->ctx.cell.walkable_radius,
                               bmin, bmax))
-      op_tc_queue_push(c, i);
+      optc_queue_push(c, i);
 }
 
 /* Room for one more entry of n, capacity *cap (grown by doubling). */
 static int grow(void **arr, uint32_t n, uint32_t *cap, size_t size) {
   if (n < *cap) return 1;
   uint32_t nc = *cap ? 2 * *cap : 8;
-  if (nc > OP_TC_MAX_LIVE) nc = OP_TC_MAX_LIVE;
+  if (nc > OPTC_MAX_LIVE) nc = OPTC_MAX_LIVE;
   void *p = realloc(*arr, (size_t)nc * size);
   if (!p) return 0;
   *arr = p;
@@ -342,22 +351,23 @@ static int grow(void **arr, uint32_t n, uint32_t *cap, size_t size) {
 op_status op_tilecache_add_obstacle(op_tilecache *c, const op_obstacle *o, uint32_t *id,
                                     op_error *err) {
   if (!c) return no_cache(err);
-  op_status st = op_obst_validate(o, "obstacle.", err); /* RT-023 */
+  op_status st = opob_validate(o, "obstacle.", err); /* RT-023 */
   if (st != OP_OK) return st;
-  if (c->nobst >= OP_TC_MAX_LIVE) /* RT-026 */
-    return op_fail_i(err, OP_E_LIMIT, "obstacles", OP_TC_MAX_LIVE, "at most 65536 live obstacles");
-  if (c->next_obstacle_id >= OP_TC_ID_END)
-    return op_fail_i(err, OP_E_LIMIT, "obstacle_id", OP_TC_ID_END, "obstacle ids are used up");
-  op_tc_obstacle e;
+  if (c->nobst >= OPTC_MAX_LIVE) /* RT-026 */
+    return op_fail_i(err, OP_E_LIMIT, "obstacles", OPTC_MAX_LIVE, "at most 65536 live obstacles");
+  if (c->next_obstacle_id >= OPTC_ID_END)
+    return op_fail_i(err, OP_E_LIMIT, "obstacle_id", OPTC_ID_END, "obstacle ids are used up");
+  optc_obstacle e;
   memset(&e, 0, sizeof e);
   e.o = *o;
   plus_zero(e.o.center, 3), plus_zero(&e.o.radius, 1), plus_zero(&e.o.height, 1); /* RT-024 */
   plus_zero(e.o.bmin, 3), plus_zero(e.o.bmax, 3), plus_zero(e.o.half, 3), plus_zero(&e.o.yaw, 1);
   /* RT-020, RT-025: grown by the agent radius (validated above) */
-  op_obst_prepare_valid(&e.o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &e.prep);
+  opob_prepare_valid(&e.o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &e.prep);
   if (!grow((void **)&c->obst, c->nobst, &c->capobst, sizeof *c->obst))
-    return nomem(err, "obstacles");
+    return opc_nomem(err, "obstacles");
   e.id = c->next_obstacle_id++; /* RT-130 */
+  assert(e.id >= 1 && (c->nobst == 0 || c->obst[c->nobst - 1].id < e.id)); /* ascending ids */
   c->obst[c->nobst++] = e;
   queue_box(c, e.prep.bmin, e.prep.bmax); /* RT-050 */
   if (id) *id = e.id;
@@ -368,21 +378,22 @@ op_status op_tilecache_add_obstacle(op_tilecache *c, const op_obstacle *o, uint3
 op_status op_tilecache_add_volume(op_tilecache *c, const op_convex_volume *v, uint32_t *id,
                                   op_error *err) {
   if (!c) return no_cache(err);
-  op_status st = op_volume_validate(v, "volume.", err); /* RT-040: SPAN-031 */
+  op_status st = opv_validate(v, "volume.", err); /* RT-040: SPAN-031 */
   if (st != OP_OK) return st;
-  if (c->nvols >= OP_TC_MAX_LIVE)
-    return op_fail_i(err, OP_E_LIMIT, "volumes", OP_TC_MAX_LIVE, "at most 65536 live volumes");
-  if (c->next_volume_id >= OP_TC_ID_END)
-    return op_fail_i(err, OP_E_LIMIT, "volume_id", OP_TC_ID_END, "volume ids are used up");
-  op_tc_volume e;
+  if (c->nvols >= OPTC_MAX_LIVE)
+    return op_fail_i(err, OP_E_LIMIT, "volumes", OPTC_MAX_LIVE, "at most 65536 live volumes");
+  if (c->next_volume_id >= OPTC_ID_END)
+    return op_fail_i(err, OP_E_LIMIT, "volume_id", OPTC_ID_END, "volume ids are used up");
+  optc_volume e;
   memset(&e, 0, sizeof e);
   e.v = *v;
   plus_zero(&e.v.points[0][0], 2 * (size_t)e.v.npoints); /* RT-040: -0.0 as +0.0 */
   plus_zero(&e.v.ymin, 1), plus_zero(&e.v.ymax, 1);
-  op_volume_box(&e.v, e.bmin, e.bmax); /* RT-042 */
+  opv_box(&e.v, e.bmin, e.bmax); /* RT-042 */
   if (!grow((void **)&c->vols, c->nvols, &c->capvols, sizeof *c->vols))
-    return nomem(err, "volumes");
-  e.id = c->next_volume_id++;
+    return opc_nomem(err, "volumes");
+  e.id = c->next_volume_id++; /* RT-130 */
+  assert(e.id >= 1 && (c->nvols == 0 || c->vols[c->nvols - 1].id < e.id)); /* ascending ids */
   c->vols[c->nvols++] = e;
   queue_box(c, e.bmin, e.bmax); /* RT-050 */
   if (id) *id = e.id;
@@ -412,6 +423,8 @@ op_status op_tilecache_remove_obstacle(op_tilecache *c, uint32_t id, op_error *e
   int64_t k = find_id(c->obst, c->nobst, sizeof *c->obst, id);
   if (k < 0) return unknown_id(err, id, "no live obstacle has this id");
   queue_box(c, c->obst[k].prep.bmin, c->obst[k].prep.bmax); /* RT-050: the removed box */
+  /* Keeps the order added (RT-041 applies obstacles in that order): O(live) per removal.
+  ** Noted in issue 12; not changed in this move. */
   memmove(&c->obst[k], &c->obst[k + 1], (size_t)(c->nobst - (uint32_t)k - 1) * sizeof *c->obst);
   c->nobst--;
   op_clear(err);
@@ -423,6 +436,7 @@ op_status op_tilecache_remove_volume(op_tilecache *c, uint32_t id, op_error *err
   int64_t k = find_id(c->vols, c->nvols, sizeof *c->vols, id);
   if (k < 0) return unknown_id(err, id, "no live volume has this id");
   queue_box(c, c->vols[k].bmin, c->vols[k].bmax);
+  /* As for obstacles: the order added kept, O(live) per removal (issue 12 note). */
   memmove(&c->vols[k], &c->vols[k + 1], (size_t)(c->nvols - (uint32_t)k - 1) * sizeof *c->vols);
   c->nvols--;
   op_clear(err);
@@ -450,54 +464,46 @@ static void steps_free(tc_step *st, size_t n) {
   free(st);
 }
 
-static op_contour_params contour_params(const op_tilecache *c) { /* REG-200 */
-  op_contour_params p;
-  p.border = c->ctx.cell.border;
-  p.max_error = c->ctx.s.max_simplification_error;
-  p.max_edge_len = c->ctx.cell.max_edge_len;
-  return p;
-}
-
 /* The statistics of one repair attempt: repaired, or a fallback and its reason (RT-101). */
-static void count_repair(op_tilecache_stats *sl, op_repair_result res) {
-  if (res == OP_REPAIR_DONE) {
+static void count_repair(op_tilecache_stats *sl, oprp_result res) {
+  if (res == OPRP_DONE) {
     sl->units_repaired++;
     return;
   }
   sl->repair_fallbacks++;
-  sl->fallbacks_not_removal += res == OP_REPAIR_NOT_REMOVAL; /* (a) */
-  sl->fallbacks_small += res == OP_REPAIR_SMALL;             /* (b) */
-  sl->fallbacks_split += res == OP_REPAIR_SPLIT;             /* (c) */
-  sl->fallbacks_renumber += res == OP_REPAIR_RENUMBER;       /* (d) */
+  sl->fallbacks_not_removal += res == OPRP_NOT_REMOVAL; /* (a) */
+  sl->fallbacks_small += res == OPRP_SMALL;             /* (b) */
+  sl->fallbacks_split += res == OPRP_SPLIT;             /* (c) */
+  sl->fallbacks_renumber += res == OPRP_RENUMBER;       /* (d) */
 }
 
 /* RT-101 .. RT-105 through ref/build3d/runtime/repair.c: *done 1 and *cs set when the layer was
 ** repaired; 0 when the switch is on but a precondition failed (the caller builds the
 ** layer by RT-085; RT-106: the same tile data either way). Counts the removed spans
 ** (RT-101) in sl. The view's span graph is built on first use and kept (not state). */
-static op_status try_repair(op_tilecache *c, op_tc_tile *t, uint32_t L, const uint8_t *a,
+static op_status try_repair(op_tilecache *c, optc_tile *t, uint32_t L, const uint8_t *a,
                             int vsel, op_contour_set *cs, int *done, op_tilecache_stats *sl,
                             op_error *err) {
-  op_pl_unit *u = &t->k.units[L];
-  op_tc_unit *tu = &t->units[L];
+  opl_unit *u = &t->k.units[L];
+  optc_unit *tu = &t->units[L];
   op_status st = OP_OK;
   if (!tu->vgraph.column && u->view->nspans) /* built once, kept (not state) */
     st = op_span_graph_build(u->view, &tu->vgraph, err);
   if (st != OP_OK) return st;
-  op_contour_params p = contour_params(c);
-  op_repair_result res = OP_REPAIR_NOTHING;
+  oprp_result res = OPRP_NOTHING;
   uint32_t nremoved = 0;
-  st = op_repair_layer_tile(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel, &p,
-                            c->ctx.s.min_region_area, &res, cs, &nremoved, err);
+  st = oprp_layer_tile(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel,
+                       &c->ctx.params.contours /* REG-200 */, c->ctx.params.min_region_area,
+                       &res, cs, &nremoved, err);
   if (st != OP_OK) return st;
-  *done = res == OP_REPAIR_DONE;
+  *done = res == OPRP_DONE;
   sl->spans_removed += nremoved;
   count_repair(sl, res);
   return OP_OK;
 }
 
 /* RT-063: unit L built from areas a (not the first build's). */
-static op_status build_unit(op_tilecache *c, op_tc_tile *t, uint32_t L, uint8_t *a, int vsel,
+static op_status build_unit(op_tilecache *c, optc_tile *t, uint32_t L, uint8_t *a, int vsel,
                             op_tile **tile, op_tilecache_stats *sl, op_error *err) {
   const op_chf *h = unit_chf(c, t, L);
   op_chf tmp = *h;
@@ -506,7 +512,7 @@ static op_status build_unit(op_tilecache *c, op_tc_tile *t, uint32_t L, uint8_t 
   if (!c->ctx.layer_first) { /* POLY-223 steps 2 to 6 on a copy with the areas in force */
     sl->spans_removed += count_removed(h->areas, a, h->nspans);
     sl->units_built++;
-    return op_pl_tile_general(&c->ctx, &tmp, t->k.tx, t->k.tz, tile, err);
+    return opl_tile_general(&c->ctx, &tmp, t->k.tx, t->k.tz, tile, err);
   }
   op_contour_set cs;
   op_regions rg;
@@ -518,9 +524,9 @@ static op_status build_unit(op_tilecache *c, op_tc_tile *t, uint32_t L, uint8_t 
   else sl->spans_removed += count_removed(h->areas, a, h->nspans);
   if (st == OP_OK && !done) {
     sl->units_built++;
-    st = op_pl_layer_contours(&c->ctx, &tmp, &rg, &cs, err); /* RT-084, RT-085 */
+    st = opl_layer_contours(&c->ctx, &tmp, &rg, &cs, err); /* RT-084, RT-085 */
   }
-  if (st == OP_OK) st = op_pl_layer_tile(&c->ctx, &tmp, &cs, t->k.tx, t->k.tz, (int32_t)L, tile, err);
+  if (st == OP_OK) st = opl_layer_tile(&c->ctx, &tmp, &cs, t->k.tx, t->k.tz, (int32_t)L, tile, err);
   op_contour_set_free(&cs);
   op_regions_free(&rg);
   return st;
@@ -530,13 +536,13 @@ static op_status build_unit(op_tilecache *c, op_tc_tile *t, uint32_t L, uint8_t 
 /* RT-062, RT-013 for unit L of tile t: fills *s (areas in force, shortcut, new tile). */
 static op_status plan_unit(op_tilecache *c, uint32_t ti, uint32_t L, tc_step *s,
                            op_tilecache_stats *sl, op_error *err) {
-  op_tc_tile *t = &c->tiles[ti];
-  op_tc_unit *u = &t->units[L];
+  optc_tile *t = &c->tiles[ti];
+  optc_unit *u = &t->units[L];
   const op_chf *h = unit_chf(c, t, L);
   uint32_t n = h ? h->nspans : 0;
   s->tile = ti, s->unit = L;
   s->areas = malloc(n ? n : 1);
-  if (!s->areas) return nomem(err, "cache");
+  if (!s->areas) return opc_nomem(err, "cache");
   int vsel = 0;
   int changed = unit_areas(c, t, L, s->areas, &vsel); /* RT-041 */
   if (changed && memcmp(s->areas, h->areas, n) == 0) changed = 0;
@@ -556,7 +562,7 @@ static op_status plan_unit(op_tilecache *c, uint32_t ti, uint32_t L, tc_step *s,
     free(s->areas);
     s->areas = NULL;
   }
-  if (!s->skip && !u->last && !(s->last = malloc(n ? n : 1))) return nomem(err, "cache");
+  if (!s->skip && !u->last && !(s->last = malloc(n ? n : 1))) return opc_nomem(err, "cache");
   return OP_OK;
 }
 
@@ -580,14 +586,14 @@ static op_status plan(op_tilecache *c, uint32_t k, tc_step **out, size_t *nout,
   size_t n = 0;
   for (uint32_t q = 0; q < k; q++) n += c->tiles[c->queue[q]].k.nunits;
   tc_step *st = calloc(n ? n : 1, sizeof *st);
-  if (!st) return nomem(err, "cache");
+  if (!st) return opc_nomem(err, "cache");
   size_t j = 0;
   op_status s = OP_OK;
   for (uint32_t q = 0; s == OP_OK && q < k; q++) {
     uint32_t ti = c->queue[q];
     for (uint32_t L = 0; s == OP_OK && L < c->tiles[ti].k.nunits; L++)
       s = plan_unit(c, ti, L, &st[j++], sl, err);
-    s = op_pl_tile_error(err, s, c->tiles[ti].k.tx, c->tiles[ti].k.tz); /* RT-061 */
+    s = opl_tile_error(err, s, c->tiles[ti].k.tx, c->tiles[ti].k.tz); /* RT-061 */
   }
   if (s != OP_OK) {
     steps_free(st, j);
@@ -604,7 +610,7 @@ static op_status plan(op_tilecache *c, uint32_t k, tc_step **out, size_t *nout,
 ** read before any change: the units of one Update are at distinct positions (distinct
 ** queued tiles, distinct layers). */
 static int swap_change(const op_tilecache *c, const tc_step *s, opm_change *ch, uint64_t *kept) {
-  const op_tc_tile *t = &c->tiles[s->tile];
+  const optc_tile *t = &c->tiles[s->tile];
   int32_t L = c->ctx.layer_first ? (int32_t)s->unit : 0;
   int64_t f = opm_find(c->mesh, t->k.tx, t->k.tz, L);
   const op_tile *M = f >= 0 ? c->mesh->slots[f].occ->tile : NULL, *T = s->tile_new;
@@ -626,15 +632,15 @@ static op_status commit(op_tilecache *c, tc_step *st, size_t n, op_error *err) {
   size_t *from = malloc((n ? n : 1) * sizeof *from), nch = 0, bad = SIZE_MAX;
   if (!ch || !from) {
     free(ch), free(from);
-    return nomem(err, "cache");
+    return opc_nomem(err, "cache");
   }
   uint64_t kept = 0;
   for (size_t j = 0; j < n; j++)
     if (!st[j].skip && swap_change(c, &st[j], &ch[nch], &kept)) from[nch++] = j;
   op_status e = opm_batch(c->mesh, ch, nch, &bad, err);
   if (e != OP_OK && bad < nch) {
-    const op_tc_tile *t = &c->tiles[st[from[bad]].tile];
-    e = op_pl_tile_error(err, e, t->k.tx, t->k.tz);
+    const optc_tile *t = &c->tiles[st[from[bad]].tile];
+    e = opl_tile_error(err, e, t->k.tx, t->k.tz);
   }
   for (size_t k = 0; e == OP_OK && k < nch; k++) {
     c->stats.tiles_replaced += ch[k].done == OPM_REPLACED;
@@ -648,8 +654,8 @@ static op_status commit(op_tilecache *c, tc_step *st, size_t n, op_error *err) {
   for (size_t j = 0; j < n; j++) {
     tc_step *s = &st[j];
     if (s->skip) continue;
-    op_tc_tile *t = &c->tiles[s->tile];
-    op_tc_unit *u = &t->units[s->unit];
+    optc_tile *t = &c->tiles[s->tile];
+    optc_unit *u = &t->units[s->unit];
     if (!u->last) u->last = s->last, s->last = NULL;
     const op_chf *h = unit_chf(c, t, s->unit);
     uint32_t ns = h ? h->nspans : 0;

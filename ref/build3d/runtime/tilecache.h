@@ -3,10 +3,12 @@
 ** Normative text: spec/build3d-runtime.md (RT-011 .. RT-134) and
 ** spec/navmesh-snapshot.md (SNAP-016 .. SNAP-022).
 **
-** CONTRACT between ref/build3d/runtime/tilecache.c (the cache: build, obstacles, volumes, queue, Update),
-** ref/build3d/runtime/tilecache_snapshot.c (fingerprint, SaveState, RestoreState) and ref/build3d/runtime/repair.c. Fields
-** may be added at the end of a struct; do not change the meaning of one below without
-** updating every user.
+** CONTRACT between ref/build3d/runtime/tilecache.c (the cache: build, obstacles, volumes,
+** queue, Update), ref/build3d/runtime/fingerprint.c (RT-131),
+** ref/build3d/runtime/tilecache_snapshot.c (SaveState, RestoreState) and
+** ref/build3d/runtime/repair.c. Calls go one way: tilecache_snapshot.c -> tilecache.c ->
+** fingerprint.c, repair.c. Fields may be added at the end of a struct; do not change the
+** meaning of one below without updating every user.
 **
 ** Invariants:
 **   - tiles[] is in cache order (tz, then tx, ascending) and never changes after the build;
@@ -16,6 +18,8 @@
 **     those;
 **   - for a unit whose last-built areas are known (last != NULL), the mesh holds the tile
 **     of those areas at (tx, tz, layer) (RT-134).
+**   The first four are assert()ed where they are maintained (tilecache.c: adopt, the adds,
+**   optc_queue_push; tilecache_snapshot.c: commit); the last is not cheap to check.
 */
 #ifndef OP_TILECACHE_H
 #define OP_TILECACHE_H
@@ -23,46 +27,46 @@
 #include "build3d/spans/obstacles.h"
 #include "build3d/pipeline/pipeline_internal.h"
 
-#define OP_TC_MAX_LIVE 65536u         /* RT-026, RT-040 */
-#define OP_TC_ID_END 4294967295u      /* RT-026: the first id that is never handed out */
+#define OPTC_MAX_LIVE 65536u         /* RT-026, RT-040 */
+#define OPTC_ID_END 4294967295u      /* RT-026: the first id that is never handed out */
 
-typedef struct op_tc_obstacle {
+typedef struct optc_obstacle {
   uint32_t id;
   op_obstacle o;      /* as added, -0.0 stored as +0.0 (RT-024) */
-  op_obst prep;       /* prepared for the cache's grid (growth, SinCos, box; RT-020, RT-025) */
-} op_tc_obstacle;
+  opob_obst prep;       /* prepared for the cache's grid (growth, SinCos, box; RT-020, RT-025) */
+} optc_obstacle;
 
-typedef struct op_tc_volume {
+typedef struct optc_volume {
   uint32_t id;
   op_convex_volume v; /* as added, -0.0 stored as +0.0 (RT-040) */
   double bmin[2], bmax[2]; /* x/z box (RT-042) */
-} op_tc_volume;
+} optc_volume;
 
 /* Run-time state of one unit (a layer, or the whole tile on the general path). */
-typedef struct op_tc_unit {
+typedef struct optc_unit {
   uint8_t *last;      /* last-built areas (the unit's span count), or NULL = unknown */
   /* added by ref/build3d/runtime/tilecache.c: */
   int walkable;       /* RT-088: 1 when a span of the unit has a non-zero first-build area */
   double wmin[2], wmax[2]; /* RT-088: x/z box of the unit's walkable columns (cell lines) */
   op_span_graph vgraph;    /* layer first: the view's span graph (SPAN-146) for the repair,
                               built on first use (not state); else zeroed */
-} op_tc_unit;
+} optc_unit;
 
-typedef struct op_tc_tile {
-  op_pl_keep_tile k;  /* the first build (grid, chf with first-build areas, layers, units) */
-  op_tc_unit *units;  /* k.nunits */
+typedef struct optc_tile {
+  opl_keep_tile k;  /* the first build (grid, chf with first-build areas, layers, units) */
+  optc_unit *units;  /* k.nunits */
   uint64_t chf_hash;  /* op_hash64 of the SPAN-170 bytes of k.base.chf (RT-131) */
   int queued;         /* 1 while the tile is in the queue */
-} op_tc_tile;
+} optc_tile;
 
 struct op_tilecache {
-  op_pl_ctx ctx;      /* settings copy (lists emptied), grid, tiling, layer_first */
+  opl_ctx ctx;      /* settings copy (lists emptied), grid, tiling, layer_first */
   op_mesh *mesh;      /* owned; cache_owned set (RT-018) */
   uint32_t ntiles;
-  op_tc_tile *tiles;  /* cache order */
-  op_tc_obstacle *obst;
+  optc_tile *tiles;  /* cache order */
+  optc_obstacle *obst;
   uint32_t nobst, capobst;
-  op_tc_volume *vols;
+  optc_volume *vols;
   uint32_t nvols, capvols;
   uint32_t next_obstacle_id, next_volume_id; /* RT-130 */
   uint32_t *queue;    /* indices into tiles, queue order; capacity ntiles */
@@ -73,14 +77,15 @@ struct op_tilecache {
 };
 
 /* The index in c->tiles of the cached tile (tx, tz), or -1. */
-int64_t op_tc_find_tile(const op_tilecache *c, int32_t tx, int32_t tz);
+int64_t optc_find_tile(const op_tilecache *c, int32_t tx, int32_t tz);
 /* RT-133: forgets the last-built areas of every unit of every cached tile. */
-void op_tc_forget_last(op_tilecache *c);
-/* RT-131: the fingerprint of a cache whose ctx and tiles (chf_hash) are set. */
-uint64_t op_tc_fingerprint_compute(const op_tilecache *c);
+void optc_forget_last(op_tilecache *c);
+/* RT-131 (ref/build3d/runtime/fingerprint.c): the fingerprint of a cache whose ctx and
+** tiles (chf_hash) are set. */
+uint64_t optc_fingerprint_compute(const op_tilecache *c);
 /* Queue helpers for the snapshot: empties the queue (clearing every queued flag). */
-void op_tc_queue_clear(op_tilecache *c);
+void optc_queue_clear(op_tilecache *c);
 /* Appends tile index i when it is not queued yet (RT-051). */
-void op_tc_queue_push(op_tilecache *c, uint32_t i);
+void optc_queue_push(op_tilecache *c, uint32_t i);
 
 #endif

@@ -1,16 +1,15 @@
 /*
-** tilecache_snapshot.c -- the tile cache's identity and its snapshots
-** (spec/build3d-runtime.md section 9, RT-130 .. RT-134; spec/navmesh-snapshot.md section 6,
-** SNAP-016 .. SNAP-022): the fingerprint over the settings and the cached heightfields,
-** TileCache.SaveState (the mesh snapshot plus a TCAC section: next ids, obstacles,
-** volumes, queue) and TileCache.RestoreState, which parses and checks everything into
-** temporaries first and then commits without a failure point (SNAP-021).
+** tilecache_snapshot.c -- the tile cache's snapshots (spec/build3d-runtime.md section 9,
+** RT-130, RT-132 .. RT-134; spec/navmesh-snapshot.md section 6, SNAP-016 .. SNAP-022):
+** TileCache.SaveState (the mesh snapshot plus a TCAC section: fingerprint, next ids,
+** obstacles, volumes, queue) and TileCache.RestoreState, which parses and checks everything
+** into temporaries first and then commits without a failure point (SNAP-021).
 ** The header, the section framing and the SLOT payload are ref/navmesh/snapshot.c's
-** (ref/navmesh/snapshot_internal.h); the cache's state is ref/build3d/runtime/tilecache.h's.
+** (ref/navmesh/snapshot_internal.h); the cache's state is ref/build3d/runtime/tilecache.h's,
+** its fingerprint (RT-131) ref/build3d/runtime/fingerprint.c's. Calls down into
+** ref/build3d/runtime/tilecache.c (find, queue, forget); nothing there calls up into here.
 */
-#define XXH_STATIC_LINKING_ONLY /* XXH3_state_t on the stack: the key is hashed streaming */
-#include <xxhash.h>
-
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,70 +21,6 @@
 #define TC_OBST_MIN 48u /* SNAP-017: the smallest obstacle record (a cylinder: id, shape, 5 f64) */
 #define TC_VOL_MIN 76u  /* SNAP-017: the smallest volume record (3 points) */
 #define F64_NEG_ZERO 0x8000000000000000ull
-
-/* ------------------------------------------------------------ fingerprint (RT-131) */
-
-typedef struct key {
-  XXH3_state_t st;
-} key;
-
-static void key_put(key *k, const void *p, size_t n) { XXH3_64bits_update(&k->st, p, n); }
-
-static void key_u32(key *k, uint32_t v) {
-  uint8_t b[4];
-  for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i));
-  key_put(k, b, 4);
-}
-
-static void key_u64(key *k, uint64_t v) {
-  uint8_t b[8];
-  for (int i = 0; i < 8; i++) b[i] = (uint8_t)(v >> (8 * i));
-  key_put(k, b, 8);
-}
-
-/* RT-131: every f64 of the key (settings, origin_x, y0, origin_z) with -0.0 as +0.0. */
-static void key_f64(key *k, double v) {
-  uint64_t u;
-  if (v == 0) v = 0.0;
-  memcpy(&u, &v, sizeof u);
-  key_u64(k, u);
-}
-
-/* RT-131: op_hash64 (XXH3-64, seed 0) of the key bytes, hashed as they are laid out (the
-** streaming form gives the one-shot hash of the same bytes, and needs no allocation). */
-uint64_t op_tc_fingerprint_compute(const op_tilecache *c) {
-  key k;
-  XXH3_64bits_reset(&k.st);
-  const op_settings *s = &c->ctx.s;
-  key_put(&k, "OPTCKEY1", 8);
-  key_f64(&k, s->cell_size);
-  key_f64(&k, s->cell_height);
-  key_f64(&k, s->agent_radius);
-  key_f64(&k, s->agent_height);
-  key_f64(&k, s->agent_climb);
-  key_f64(&k, s->max_slope);
-  key_u32(&k, s->tile_cells);
-  key_u32(&k, (uint32_t)s->partition);
-  key_u32(&k, s->min_region_area);
-  key_u32(&k, s->merge_region_area);
-  key_f64(&k, s->max_simplification_error);
-  key_f64(&k, s->max_edge_len);
-  key_u32(&k, s->max_verts_per_poly);
-  key_f64(&k, s->detail_sample_distance);
-  key_f64(&k, s->detail_sample_max_error);
-  key_f64(&k, c->ctx.origin[0]); /* origin_x (POLY-221) */
-  key_f64(&k, c->ctx.origin[1]); /* y0 of every grid (SPAN-102) */
-  key_f64(&k, c->ctx.origin[2]); /* origin_z */
-  key_u32(&k, (uint32_t)c->ctx.ntx);
-  key_u32(&k, (uint32_t)c->ctx.ntz);
-  key_u32(&k, c->ntiles);
-  for (uint32_t i = 0; i < c->ntiles; i++) { /* cache order */
-    key_u32(&k, (uint32_t)c->tiles[i].k.tx);
-    key_u32(&k, (uint32_t)c->tiles[i].k.tz);
-    key_u64(&k, c->tiles[i].chf_hash);
-  }
-  return (uint64_t)XXH3_64bits_digest(&k.st);
-}
 
 /* ------------------------------------------------------------ save (SNAP-016 .. SNAP-018) */
 
@@ -107,41 +42,41 @@ static int obstacle_values(const op_obstacle *o, double v[7]) {
   }
 }
 
-static void put_obstacle(opm_buf *b, const op_tc_obstacle *t) {
+static void put_obstacle(opc_buf *b, const optc_obstacle *t) {
   double v[7];
   int n = obstacle_values(&t->o, v);
-  opm_put_u32(b, t->id);
-  opm_put_u32(b, (uint32_t)t->o.shape);
-  for (int k = 0; k < n; k++) opm_put_f64(b, v[k]);
+  opc_put_u32(b, t->id);
+  opc_put_u32(b, (uint32_t)t->o.shape);
+  for (int k = 0; k < n; k++) opc_put_f64(b, v[k]);
 }
 
-static void put_volume(opm_buf *b, const op_tc_volume *t) {
+static void put_volume(opc_buf *b, const optc_volume *t) {
   const op_convex_volume *v = &t->v;
-  opm_put_u32(b, t->id);
-  opm_put_u32(b, v->npoints);
+  opc_put_u32(b, t->id);
+  opc_put_u32(b, v->npoints);
   for (uint32_t j = 0; j < v->npoints; j++) {
-    opm_put_f64(b, v->points[j][0]);
-    opm_put_f64(b, v->points[j][1]);
+    opc_put_f64(b, v->points[j][0]);
+    opc_put_f64(b, v->points[j][1]);
   }
-  opm_put_f64(b, v->ymin);
-  opm_put_f64(b, v->ymax);
-  opm_put_u32(b, v->area);
+  opc_put_f64(b, v->ymin);
+  opc_put_f64(b, v->ymax);
+  opc_put_u32(b, v->area);
 }
 
 /* SNAP-016, SNAP-018: the TCAC payload. */
-static void put_tcac(opm_buf *b, const op_tilecache *c) {
-  opm_put_u64(b, c->fingerprint);
-  opm_put_u32(b, c->next_obstacle_id);
-  opm_put_u32(b, c->next_volume_id);
-  opm_put_u32(b, c->nobst); /* live obstacles, ascending id */
+static void put_tcac(opc_buf *b, const op_tilecache *c) {
+  opc_put_u64(b, c->fingerprint);
+  opc_put_u32(b, c->next_obstacle_id);
+  opc_put_u32(b, c->next_volume_id);
+  opc_put_u32(b, c->nobst); /* live obstacles, ascending id */
   for (uint32_t i = 0; i < c->nobst; i++) put_obstacle(b, &c->obst[i]);
-  opm_put_u32(b, c->nvols); /* live volumes, ascending id */
+  opc_put_u32(b, c->nvols); /* live volumes, ascending id */
   for (uint32_t i = 0; i < c->nvols; i++) put_volume(b, &c->vols[i]);
-  opm_put_u32(b, c->nqueue); /* queue order */
+  opc_put_u32(b, c->nqueue); /* queue order */
   for (uint32_t i = 0; i < c->nqueue; i++) {
-    const op_tc_tile *t = &c->tiles[c->queue[i]];
-    opm_put_u32(b, (uint32_t)t->k.tx);
-    opm_put_u32(b, (uint32_t)t->k.tz);
+    const optc_tile *t = &c->tiles[c->queue[i]];
+    opc_put_u32(b, (uint32_t)t->k.tx);
+    opc_put_u32(b, (uint32_t)t->k.tz);
   }
 }
 
@@ -149,7 +84,7 @@ static void put_tcac(opm_buf *b, const op_tilecache *c) {
 op_status op_tilecache_snapshot_save(const op_tilecache *c, op_bytes *out, op_error *err) {
   if (!c) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "cache is required");
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output is required");
-  opm_buf b = {NULL, 0, 0, 0};
+  opc_buf b = {NULL, 0, 0, 0};
   opsn_put_header(&b, &c->mesh->params, 2);
   size_t at = opsn_section_begin(&b, OPSN_TAG_SLOT);
   op_status st = opsn_put_slots(&b, c->mesh, err);
@@ -169,9 +104,9 @@ op_status op_tilecache_snapshot_save(const op_tilecache *c, op_bytes *out, op_er
 /* Everything a restore takes from the TCAC payload, owned until the commit. */
 typedef struct tc_new {
   uint32_t next_obst, next_vol;
-  op_tc_obstacle *obst;
+  optc_obstacle *obst;
   uint32_t nobst;
-  op_tc_volume *vols;
+  optc_volume *vols;
   uint32_t nvols;
   uint32_t *queue; /* indices into c->tiles, queue order */
   uint32_t nqueue;
@@ -184,10 +119,6 @@ static void tc_new_free(tc_new *t) {
   free(t->queue);
   free(t->seen);
   memset(t, 0, sizeof *t);
-}
-
-static op_status nomem(op_error *err) {
-  return op_fail(err, OP_E_NOMEM, "snapshot", "-", "out of memory");
 }
 
 /* SNAP-019 3, 4: a record's check that SPAN-031 / SPAN-033 report as another kind becomes
@@ -204,9 +135,9 @@ static op_status as_format(opsn_rd *r, const op_error *e) {
 static op_status read_f64(opsn_rd *r, double *v, const char *field) {
   op_status st = opsn_need(r, 8, "%s", field);
   if (st) return st;
-  uint64_t u = opm_rd_u64(r->p + r->off);
+  uint64_t u = opc_rd_u64(r->p + r->off);
   if (u == F64_NEG_ZERO) return opsn_fail(r, "-0", "-0.0 is stored as +0.0", "%s", field);
-  *v = opm_rd_f64(r->p + r->off);
+  *v = opc_rd_f64(r->p + r->off);
   r->off += 8;
   return OP_OK;
 }
@@ -232,7 +163,7 @@ static const char *const obst_names[3][7] = {
 /* SNAP-017, SNAP-019 3: obstacle record i into *out, prepared for the cache's grid as
 ** the cache prepares an added obstacle (RT-020, RT-025). */
 static op_status read_obstacle(opsn_rd *r, const op_tilecache *c, uint32_t next, uint32_t i,
-                               uint32_t prev, op_tc_obstacle *out) {
+                               uint32_t prev, optc_obstacle *out) {
   uint32_t id, shape;
   op_status st = read_id(r, "obstacles", i, next, prev, &id);
   if (st) return st;
@@ -263,12 +194,12 @@ static op_status read_obstacle(opsn_rd *r, const op_tilecache *c, uint32_t next,
   char prefix[40];
   snprintf(prefix, sizeof prefix, "obstacles[%u].", i);
   op_error e;
-  if (op_obst_validate(&o, prefix, &e)) return as_format(r, &e); /* SPAN-033's order */
+  if (opob_validate(&o, prefix, &e)) return as_format(r, &e); /* SPAN-033's order */
   out->id = id;
   out->o = o;
   /* SNAP-020: grown and boxed as AddObstacle does (RT-020, RT-025); validated above by
   ** SPAN-033 only, as AddObstacle validates (RT-023), so no stricter rule applies here */
-  op_obst_prepare_valid(&o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &out->prep);
+  opob_prepare_valid(&o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &out->prep);
   return OP_OK;
 }
 
@@ -276,13 +207,13 @@ static op_status read_obstacles(opsn_rd *r, const op_tilecache *c, tc_new *t) {
   uint32_t n;
   op_status st = opsn_read_u32(r, &n, "nobstacles");
   if (st) return st;
-  if (n > OP_TC_MAX_LIVE)
+  if (n > OPTC_MAX_LIVE)
     return opsn_fail_u(r, n, "at most 65536 live obstacles", "nobstacles");
   size_t fit = (r->n - r->off) / TC_OBST_MIN; /* records that can be whole: no more memory */
   size_t cap = n < fit ? n : fit;
-  if (cap && !(t->obst = malloc(cap * sizeof *t->obst))) return nomem(r->err);
+  if (cap && !(t->obst = malloc(cap * sizeof *t->obst))) return opc_nomem(r->err, "snapshot");
   for (uint32_t i = 0; i < n; i++) {
-    op_tc_obstacle o;
+    optc_obstacle o;
     uint32_t prev = i ? t->obst[i - 1].id : 0;
     if ((st = read_obstacle(r, c, t->next_obst, i, prev, &o))) return st;
     t->obst[i] = o; /* i < cap: a whole record took at least TC_OBST_MIN bytes */
@@ -295,7 +226,7 @@ static op_status read_obstacles(opsn_rd *r, const op_tilecache *c, tc_new *t) {
 
 /* SNAP-017, SNAP-019 4: volume record i into *out, with its box (RT-042). */
 static op_status read_volume(opsn_rd *r, uint32_t next, uint32_t i, uint32_t prev,
-                             op_tc_volume *out) {
+                             optc_volume *out) {
   uint32_t id, np, area;
   op_status st = read_id(r, "volumes", i, next, prev, &id);
   if (st) return st;
@@ -319,11 +250,11 @@ static op_status read_volume(opsn_rd *r, uint32_t next, uint32_t i, uint32_t pre
   v.area = (uint8_t)(area > 63 ? 0 : area); /* the area is SPAN-031's last check */
   snprintf(f, sizeof f, "volumes[%u].", i);
   op_error e;
-  if (op_volume_validate(&v, f, &e)) return as_format(r, &e); /* SPAN-031's order */
+  if (opv_validate(&v, f, &e)) return as_format(r, &e); /* SPAN-031's order */
   if (area > 63) return opsn_fail_u(r, area, "an area id is 0..63", "volumes[%u].area", i);
   out->id = id;
   out->v = v;
-  op_volume_box(&v, out->bmin, out->bmax); /* RT-042, as the cache computes it */
+  opv_box(&v, out->bmin, out->bmax); /* RT-042, as the cache computes it */
   return OP_OK;
 }
 
@@ -331,11 +262,11 @@ static op_status read_volumes(opsn_rd *r, tc_new *t) {
   uint32_t n;
   op_status st = opsn_read_u32(r, &n, "nvolumes");
   if (st) return st;
-  if (n > OP_TC_MAX_LIVE) return opsn_fail_u(r, n, "at most 65536 live volumes", "nvolumes");
+  if (n > OPTC_MAX_LIVE) return opsn_fail_u(r, n, "at most 65536 live volumes", "nvolumes");
   size_t fit = (r->n - r->off) / TC_VOL_MIN, cap = n < fit ? n : fit;
-  if (cap && !(t->vols = malloc(cap * sizeof *t->vols))) return nomem(r->err);
+  if (cap && !(t->vols = malloc(cap * sizeof *t->vols))) return opc_nomem(r->err, "snapshot");
   for (uint32_t i = 0; i < n; i++) {
-    op_tc_volume v;
+    optc_volume v;
     uint32_t prev = i ? t->vols[i - 1].id : 0;
     if ((st = read_volume(r, t->next_vol, i, prev, &v))) return st;
     t->vols[i] = v;
@@ -353,12 +284,12 @@ static op_status read_queue(opsn_rd *r, const op_tilecache *c, tc_new *t) {
   if (st) return st;
   if (n > c->ntiles) return opsn_fail_u(r, n, "more queued tiles than cached tiles", "nqueue");
   if (n && (!(t->queue = malloc(n * sizeof *t->queue)) || !(t->seen = calloc(c->ntiles, 1))))
-    return nomem(r->err);
+    return opc_nomem(r->err, "snapshot");
   for (uint32_t i = 0; i < n; i++) {
     uint32_t x, z;
     if ((st = opsn_read_u32(r, &x, "queue[%u].x", i))) return st;
     if ((st = opsn_read_u32(r, &z, "queue[%u].z", i))) return st;
-    int64_t k = op_tc_find_tile(c, (int32_t)x, (int32_t)z);
+    int64_t k = optc_find_tile(c, (int32_t)x, (int32_t)z);
     if (k < 0 || t->seen[k]) {
       char buf[32];
       snprintf(buf, sizeof buf, "%ld,%ld", (long)(int32_t)x, (long)(int32_t)z);
@@ -375,7 +306,7 @@ static op_status read_queue(opsn_rd *r, const op_tilecache *c, tc_new *t) {
 static op_status read_tcac(opsn_rd *r, const op_tilecache *c, tc_new *t) {
   op_status st = opsn_need(r, 8, "fingerprint");
   if (st) return st;
-  uint64_t fp = opm_rd_u64(r->p + r->off);
+  uint64_t fp = opc_rd_u64(r->p + r->off);
   r->off += 8;
   if (fp != c->fingerprint) { /* RT-131: another level or other settings */
     char hex[24];
@@ -398,7 +329,7 @@ static op_status check_units(opsn_rd *r, const op_tilecache *c, const op_mesh *t
   for (uint32_t k = 0; k < tmp->nslots; k++) {
     const opm_occ *o = tmp->slots[k].occ;
     if (!o) continue;
-    int64_t t = op_tc_find_tile(c, o->view.x, o->view.z);
+    int64_t t = optc_find_tile(c, o->view.x, o->view.z);
     if (t < 0 || o->view.layer < 0 || (uint32_t)o->view.layer >= c->tiles[t].k.nunits) {
       char buf[64];
       snprintf(buf, sizeof buf, "%ld,%ld,%ld", (long)o->view.x, (long)o->view.z,
@@ -465,9 +396,15 @@ static void commit(op_tilecache *c, opsn_slots *s, tc_new *t) {
   c->nvols = t->nvols;
   c->next_obstacle_id = t->next_obst;
   c->next_volume_id = t->next_vol;
-  op_tc_queue_clear(c);
-  for (uint32_t i = 0; i < t->nqueue; i++) op_tc_queue_push(c, t->queue[i]);
-  op_tc_forget_last(c);
+  for (uint32_t i = 0; i < c->nobst; i++) /* tilecache.h: ascending, below the next id */
+    assert(c->obst[i].id >= 1 && c->obst[i].id < c->next_obstacle_id &&
+           (i == 0 || c->obst[i - 1].id < c->obst[i].id));
+  for (uint32_t i = 0; i < c->nvols; i++)
+    assert(c->vols[i].id >= 1 && c->vols[i].id < c->next_volume_id &&
+           (i == 0 || c->vols[i - 1].id < c->vols[i].id));
+  optc_queue_clear(c);
+  for (uint32_t i = 0; i < t->nqueue; i++) optc_queue_push(c, t->queue[i]);
+  optc_forget_last(c);
 }
 
 /* RT-133, SNAP-019 .. SNAP-021 */

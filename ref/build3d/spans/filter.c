@@ -90,7 +90,7 @@ void op_hf_filter_ledges(op_hf *hf, int32_t walkable_height, int32_t climb) {
         int32_t bot, top;
         floor_top(pool, si, &bot, &top);
         ledge_acc a = {OP_HF_OPEN_TOP, bot, bot};
-        /* the neighbours in direction order (-x, +z, +x, -z; op_dir_dx, op_dir_dz) */
+        /* the neighbours in direction order (-x, +z, +x, -z; opsp_dir_dx, opsp_dir_dz) */
         if (x > 0) ledge_column(pool, head[c - 1], bot, top, walkable_height, climb, &a);
         else ledge_outside(bot, climb, &a);
         if (z + 1 < d)

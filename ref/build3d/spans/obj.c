@@ -204,7 +204,7 @@ op_status op_obj_parse(const char *text, size_t len, op_trimesh *out, op_error *
   op_trimesh m;
   memset(&m, 0, sizeof m);
   tok *toks = malloc(OBJ_MAX_LINE_TOKENS * sizeof *toks);
-  if (!toks) return op_fail(err, OP_E_NOMEM, "text", "", "out of memory");
+  if (!toks) return opc_nomem(err, "text");
   size_t pos = 0, line = 0;
   op_status st = OP_OK;
   while (pos < len && st == OP_OK) { /* SPAN-080 */

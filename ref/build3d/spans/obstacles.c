@@ -108,7 +108,7 @@ static op_status check_oriented(const op_obstacle *o, const char *pf, int seed, 
 /* SPAN-033, RT-023. With a prefix ("obstacles[i].", "obstacle.") exactly SPAN-033's
 ** rules, so that AddObstacle accepts what the settings accept (RT-027); without one the
 ** seed's stricter bound on every number and the shape's name as prefix. */
-op_status op_obst_validate(const op_obstacle *o, const char *prefix, op_error *err) {
+op_status opob_validate(const op_obstacle *o, const char *prefix, op_error *err) {
   if (!o) return op_fail(err, OP_E_ARGUMENT, "obstacle", "null", "the obstacle is missing");
   if ((unsigned)o->shape > OP_OBSTACLE_ORIENTED_BOX) {
     char f[96];
@@ -127,10 +127,10 @@ op_status op_obst_validate(const op_obstacle *o, const char *prefix, op_error *e
 /* ------------------------------------------------------------ prepared shape */
 
 /* RT-020: obstacle growth -- WalkableRadius cells times the cell size, binary64. */
-double op_obst_growth(int32_t radius_cells, double cs) { return (double)radius_cells * cs; }
+double opob_growth(int32_t radius_cells, double cs) { return (double)radius_cells * cs; }
 
 /* RT-025: the x/z box of the footprint grown by `grow`. */
-void op_obst_box(const op_obstacle *o, double grow, double bmin[2], double bmax[2]) {
+void opob_box(const op_obstacle *o, double grow, double bmin[2], double bmax[2]) {
   if (o->shape == OP_OBSTACLE_BOX) {
     bmin[0] = o->bmin[0] - grow;
     bmax[0] = o->bmax[0] + grow;
@@ -152,25 +152,25 @@ void op_obst_box(const op_obstacle *o, double grow, double bmin[2], double bmax[
   bmax[1] = o->center[2] + ez;
 }
 
-op_status op_obst_prepare(const op_obstacle *o, int32_t radius_cells, double cs, op_obst *out,
-                          op_error *err) {
-  op_status st = op_obst_validate(o, NULL, err);
+op_status opob_prepare(const op_obstacle *o, int32_t radius_cells, double cs, opob_obst *out,
+                       op_error *err) {
+  op_status st = opob_validate(o, NULL, err);
   if (st != OP_OK) return st;
   if (!isfinite(cs) || !(cs > 0)) return op_fail_d(err, OP_E_RANGE, "cs", cs, "cs must be finite and > 0");
   if (radius_cells < 0)
     return op_fail_i(err, OP_E_RANGE, "radius_cells", radius_cells, "radius_cells must be >= 0");
-  op_obst_prepare_valid(o, radius_cells, cs, out);
+  opob_prepare_valid(o, radius_cells, cs, out);
   return OP_OK;
 }
 
 /* RT-020, RT-021, RT-025 for a validated obstacle. */
-void op_obst_prepare_valid(const op_obstacle *o, int32_t radius_cells, double cs, op_obst *out) {
-  op_obst p;
+void opob_prepare_valid(const op_obstacle *o, int32_t radius_cells, double cs, opob_obst *out) {
+  opob_obst p;
   memset(&p, 0, sizeof p);
   p.shape = o->shape;
   p.radius_cells = radius_cells;
   p.cs = cs;
-  p.g = op_obst_growth(radius_cells, cs); /* RT-020: obstacle growth */
+  p.g = opob_growth(radius_cells, cs); /* RT-020: obstacle growth */
   switch (o->shape) {
     case OP_OBSTACLE_CYLINDER:
       p.cx = o->center[0];
@@ -198,14 +198,14 @@ void op_obst_prepare_valid(const op_obstacle *o, int32_t radius_cells, double cs
       p.ymax = o->center[1] + o->half[1];
       break;
   }
-  op_obst_box(o, p.g, p.bmin, p.bmax);
+  opob_box(o, p.g, p.bmin, p.bmax);
   *out = p;
 }
 
 /* ------------------------------------------------------------ the two tests */
 
 /* RT-021: obstacle footprint test (boundary included; the order of obstacles.h). */
-int op_obst_footprint(const op_obst *p, double x, double z) {
+int opob_footprint(const opob_obst *p, double x, double z) {
   if (p->shape == OP_OBSTACLE_BOX) return p->x0 <= x && x <= p->x1 && p->z0 <= z && z <= p->z1;
   double dx = x - p->cx;
   double dz = z - p->cz;
@@ -216,49 +216,33 @@ int op_obst_footprint(const op_obst *p, double x, double z) {
 }
 
 /* RT-021: obstacle height test (both ends included). */
-int op_obst_height(const op_obst *p, double fy) { return p->ymin <= fy && fy <= p->ymax; }
+int opob_height(const opob_obst *p, double fy) { return p->ymin <= fy && fy <= p->ymax; }
 
 /* The floor height of a row, as SPAN-162 computes it for volumes. */
-double op_obst_floor_y(const op_hf_grid *g, int32_t row) { return g->origin[1] + (double)row * g->ch; }
+double opob_floor_y(const op_hf_grid *g, int32_t row) { return g->origin[1] + (double)row * g->ch; }
 
 /* ------------------------------------------------------------ marking */
 
-/* The first and last column (axis 0) or row (axis 2) whose cell centre may lie within
-** [lo, hi]. Only saves time: two spare cells on each side are far more than rounding can
-** move a footprint test past the grown box (every coordinate is within +-2^21 + 255
-** cells, and cs >= 2^-16), so every column outside the range fails the exact test. */
-static int centre_range(const op_hf_grid *g, int axis, double lo, double hi, int32_t *a,
-                        int32_t *b) {
-  int32_t cnt = axis == 0 ? g->width : g->depth;
-  double o = axis == 0 ? g->origin[0] : g->origin[2];
-  double g0 = (double)(axis == 0 ? g->gx0 : g->gz0);
-  double e0 = (lo - o) / g->cs - g0 - 2, e1 = (hi - o) / g->cs - g0 + 2;
-  if (!(e1 >= 0) || !(e0 <= (double)(cnt - 1))) return 0;
-  *a = e0 < 0 ? 0 : (int32_t)e0;
-  *b = e1 > (double)(cnt - 1) ? cnt - 1 : (int32_t)e1;
-  return *a <= *b;
-}
-
 /* RT-022: obstacle marking -- every column of the grid (border included), every span with a
 ** non-zero area, footprint test on the cell centre, height test on the floor. */
-size_t op_obst_mark(op_chf *chf, const op_obst *p) {
+size_t opob_mark(op_chf *chf, const opob_obst *p) {
   if (!chf || !p || chf->grid.cs != p->cs) return 0;
   const op_hf_grid *g = &chf->grid;
   int32_t x0, x1, z0, z1;
-  if (!centre_range(g, 0, p->bmin[0], p->bmax[0], &x0, &x1) ||
-      !centre_range(g, 2, p->bmin[1], p->bmax[1], &z0, &z1))
+  if (!opsp_centre_range(g, 0, p->bmin[0], p->bmax[0], &x0, &x1) ||
+      !opsp_centre_range(g, 2, p->bmin[1], p->bmax[1], &z0, &z1))
     return 0;
   size_t n = 0;
   for (int32_t z = z0; z <= z1; z++) {
-    double pz = op_grid_centre_z(g, z); /* SPAN-161 cell centre */
+    double pz = opsp_grid_centre_z(g, z); /* SPAN-161 cell centre */
     for (int32_t x = x0; x <= x1; x++) {
       size_t col = (size_t)z * (size_t)g->width + (size_t)x;
       if (chf->cell_count[col] == 0) continue;
-      if (!op_obst_footprint(p, op_grid_centre_x(g, x), pz)) continue;
+      if (!opob_footprint(p, opsp_grid_centre_x(g, x), pz)) continue;
       uint32_t end = chf->cell_index[col] + chf->cell_count[col];
       for (uint32_t i = chf->cell_index[col]; i < end; i++) {
         if (chf->areas[i] == OP_AREA_NULL) continue;
-        if (!op_obst_height(p, op_obst_floor_y(g, chf->spans[i].y))) continue;
+        if (!opob_height(p, opob_floor_y(g, chf->spans[i].y))) continue;
         chf->areas[i] = OP_AREA_NULL;
         n++;
       }
@@ -267,8 +251,8 @@ size_t op_obst_mark(op_chf *chf, const op_obst *p) {
   return n;
 }
 
-op_status op_chf_mark_obstacles(op_chf *chf, const op_obstacle *o, uint32_t n,
-                                int32_t radius_cells, size_t *nmarked, op_error *err) {
+op_status opob_chf_mark(op_chf *chf, const op_obstacle *o, uint32_t n,
+                        int32_t radius_cells, size_t *nmarked, op_error *err) {
   if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "the heightfield is missing");
   if (n && !o) return op_fail(err, OP_E_ARGUMENT, "obstacles", "null", "the obstacles are missing");
   if (radius_cells < 0)
@@ -276,14 +260,14 @@ op_status op_chf_mark_obstacles(op_chf *chf, const op_obstacle *o, uint32_t n,
   for (uint32_t k = 0; k < n; k++) { /* all checked before any marking */
     char pf[48];
     snprintf(pf, sizeof pf, "obstacles[%u].", k);
-    op_status st = op_obst_validate(&o[k], pf, err);
+    op_status st = opob_validate(&o[k], pf, err);
     if (st != OP_OK) return st;
   }
   size_t total = 0;
   for (uint32_t k = 0; k < n; k++) { /* list order (order does not change the result) */
-    op_obst p;
-    op_obst_prepare_valid(&o[k], radius_cells, chf->grid.cs, &p); /* validated above */
-    total += op_obst_mark(chf, &p);
+    opob_obst p;
+    opob_prepare_valid(&o[k], radius_cells, chf->grid.cs, &p); /* validated above */
+    total += opob_mark(chf, &p);
   }
   if (nmarked) *nmarked = total;
   return OP_OK;
@@ -293,8 +277,8 @@ op_status op_chf_mark_obstacles(op_chf *chf, const op_obstacle *o, uint32_t n,
 
 /* RT-050: the bordered grid widened by R + 1 cells (cell lines of SPAN-100) against a
 ** closed x/z box, touching counts. */
-int op_obst_grid_overlaps(const op_hf_grid *grid, int32_t radius_cells, const double bmin[2],
-                          const double bmax[2]) {
+int opob_grid_overlaps(const op_hf_grid *grid, int32_t radius_cells, const double bmin[2],
+                       const double bmax[2]) {
   int64_t w = (int64_t)radius_cells + 1;
   double lx = grid->origin[0] + (double)((int64_t)grid->gx0 - w) * grid->cs;
   double hx = grid->origin[0] + (double)((int64_t)grid->gx0 + grid->width + w) * grid->cs;
@@ -304,6 +288,6 @@ int op_obst_grid_overlaps(const op_hf_grid *grid, int32_t radius_cells, const do
 }
 
 /* RT-050, RT-025: the grown shape's box against the widened grid. */
-int op_obst_tile_queued(const op_obst *p, const op_hf_grid *grid) {
-  return op_obst_grid_overlaps(grid, p->radius_cells, p->bmin, p->bmax);
+int opob_tile_queued(const opob_obst *p, const op_hf_grid *grid) {
+  return opob_grid_overlaps(grid, p->radius_cells, p->bmin, p->bmax);
 }

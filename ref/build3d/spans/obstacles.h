@@ -19,8 +19,8 @@
 #include "onepath_build3d.h"
 
 /* An obstacle prepared for a grid of cell size cs and an agent of WalkableRadius R
-** cells (op_obst_prepare). All fields are derived, binary64, in the order stated. */
-typedef struct op_obst {
+** cells (opob_prepare). All fields are derived, binary64, in the order stated. */
+typedef struct opob_obst {
   op_obstacle_shape shape;
   int32_t radius_cells; /* R = WalkableRadius (cells, SPAN-021) */
   double cs;            /* the grid's cell size the growth was computed for */
@@ -36,8 +36,8 @@ typedef struct op_obst {
   double hxg, hzg;      /* fl(hx + g), fl(hz + g) */
   /* every shape */
   double ymin, ymax;    /* the height range, both ends included (RT-021) */
-  double bmin[2], bmax[2]; /* x/z box of the grown footprint (op_obst_box) */
-} op_obst;
+  double bmin[2], bmax[2]; /* x/z box of the grown footprint (opob_box) */
+} opob_obst;
 
 /* SPAN-033, RT-023: checks one obstacle in the order of SPAN-033. Field names are
 ** `prefix` + the SPAN-033 name ("radius", "center.x", "bmax.z", "half.y", "yaw", ...):
@@ -50,21 +50,21 @@ typedef struct op_obst {
 ** OP_E_ARGUMENT `prefix`"shape" (prefix NULL: "shape"); every other failure is
 ** OP_E_RANGE naming the field and its value (op_fail_d). o NULL: OP_E_ARGUMENT
 ** "obstacle". Never changes anything. */
-op_status op_obst_validate(const op_obstacle *o, const char *prefix, op_error *err);
+op_status opob_validate(const op_obstacle *o, const char *prefix, op_error *err);
 
 /* RT-020: obstacle growth. g = fl((double)R * cs): WalkableRadius cells times the cell size,
 ** binary64 (R >= 0, converted exactly). */
-double op_obst_growth(int32_t radius_cells, double cs);
+double opob_growth(int32_t radius_cells, double cs);
 
-/* Validates o (op_obst_validate with prefix NULL), then fills *out for cell size cs
+/* Validates o (opob_validate with prefix NULL), then fills *out for cell size cs
 ** (> 0, finite) and radius R (>= 0; else OP_E_RANGE "cs" / "radius_cells"). On failure
 ** *out is untouched. */
-op_status op_obst_prepare(const op_obstacle *o, int32_t radius_cells, double cs, op_obst *out,
-                          op_error *err);
+op_status opob_prepare(const op_obstacle *o, int32_t radius_cells, double cs, opob_obst *out,
+                       op_error *err);
 
-/* op_obst_prepare without the checks, for an obstacle validated already (with any prefix)
+/* opob_prepare without the checks, for an obstacle validated already (with any prefix)
 ** and cs > 0, R >= 0. */
-void op_obst_prepare_valid(const op_obstacle *o, int32_t radius_cells, double cs, op_obst *out);
+void opob_prepare_valid(const op_obstacle *o, int32_t radius_cells, double cs, opob_obst *out);
 
 /* RT-021: obstacle footprint test. 1 when the world point (x, z) (a cell centre) lies in the
 ** grown footprint, boundary included:
@@ -74,14 +74,14 @@ void op_obst_prepare_valid(const op_obstacle *o, int32_t radius_cells, double cs
 **                 likewise z);
 **   oriented box: dx, dz as the cylinder's; u = fl(fl(dx*c) + fl(dz*s));
 **                 v = fl(fl(dz*c) - fl(dx*s)); |u| <= fl(hx + g) and |v| <= fl(hz + g). */
-int op_obst_footprint(const op_obst *p, double x, double z);
+int opob_footprint(const opob_obst *p, double x, double z);
 
 /* RT-021: obstacle height test. 1 when ymin <= fy <= ymax:
 **   cylinder [y, fl(y + h)]; box [bmin.y, bmax.y]; oriented box [fl(y - hy), fl(y + hy)]. */
-int op_obst_height(const op_obst *p, double fy);
+int opob_height(const opob_obst *p, double fy);
 
 /* The world floor height of row `row` of grid g: fl(origin.y + fl(row * ch)) (as SPAN-162). */
-double op_obst_floor_y(const op_hf_grid *g, int32_t row);
+double opob_floor_y(const op_hf_grid *g, int32_t row);
 
 /* RT-022: obstacle marking. On chf (whose grid cell size must equal p->cs; else nothing is
 ** done and 0 is returned), every span with a non-zero area whose column's cell centre
@@ -89,13 +89,13 @@ double op_obst_floor_y(const op_hf_grid *g, int32_t row);
 ** footprint test and whose floor height passes the height test gets area 0. Every column
 ** of the grid, border included, is considered. Idempotent. Returns the number of spans
 ** changed (0 on a second application). */
-size_t op_obst_mark(op_chf *chf, const op_obst *p);
+size_t opob_mark(op_chf *chf, const opob_obst *p);
 
 /* The list form: validates every obstacle first (prefix "obstacles[i].", SPAN-033 order,
 ** all before any marking; a failure changes nothing), then marks them in list order with
 ** R = radius_cells. *nmarked (may be NULL) receives the number of spans changed. */
-op_status op_chf_mark_obstacles(op_chf *chf, const op_obstacle *o, uint32_t n,
-                                int32_t radius_cells, size_t *nmarked, op_error *err);
+op_status opob_chf_mark(op_chf *chf, const op_obstacle *o, uint32_t n,
+                        int32_t radius_cells, size_t *nmarked, op_error *err);
 
 /* The x/z bounding box of the shape's footprint grown by `grow` (>= 0, binary64), in the
 ** order written:
@@ -104,8 +104,8 @@ op_status op_chf_mark_obstacles(op_chf *chf, const op_obstacle *o, uint32_t n,
 **   oriented box: ex = fl(fl(fl(hx + grow) * |c|) + fl(fl(hz + grow) * |s|)),
 **                 ez = fl(fl(fl(hx + grow) * |s|) + fl(fl(hz + grow) * |c|)),
 **                 [fl(cx - ex), fl(cx + ex)] x [fl(cz - ez), fl(cz + ez)].
-** op_obst_prepare stores the box for grow = g in p->bmin, p->bmax. o must be valid. */
-void op_obst_box(const op_obstacle *o, double grow, double bmin[2], double bmax[2]);
+** opob_prepare stores the box for grow = g in p->bmin, p->bmax. o must be valid. */
+void opob_box(const op_obstacle *o, double grow, double bmin[2], double bmax[2]);
 
 /* RT-050: which tiles rebuild. 1 when the tile whose bordered build grid is `grid` is queued by
 ** an operation on the prepared obstacle p: the grid widened by R + 1 cells, i.e. the
@@ -113,11 +113,11 @@ void op_obst_box(const op_obstacle *o, double grow, double bmin[2], double bmax[
 ** Z(gz0 + depth + R + 1)] (cell lines of SPAN-100: fl(ox + fl(g * cs))), overlaps the
 ** closed x/z box p->bmin..p->bmax (touching counts): lo <= bmax and bmin <= hi on x
 ** and on z. Height is ignored. */
-int op_obst_tile_queued(const op_obst *p, const op_hf_grid *grid);
+int opob_tile_queued(const opob_obst *p, const op_hf_grid *grid);
 
 /* RT-050 for any closed x/z box (an obstacle's RT-025 box, a volume's RT-042 box): 1 when
 ** the grid widened by radius_cells + 1 cells touches [bmin, bmax]. */
-int op_obst_grid_overlaps(const op_hf_grid *grid, int32_t radius_cells, const double bmin[2],
-                          const double bmax[2]);
+int opob_grid_overlaps(const op_hf_grid *grid, int32_t radius_cells, const double bmin[2],
+                       const double bmax[2]);
 
 #endif

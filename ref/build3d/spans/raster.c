@@ -102,7 +102,7 @@ op_status op_hf_create(const op_hf_grid *g, op_hf **out, op_error *err) {
   if (hf) hf->head = malloc(ncol * sizeof *hf->head);
   if (!hf || !hf->head) {
     free(hf);
-    return op_fail(err, OP_E_NOMEM, "grid", "", "out of memory for the heightfield");
+    return opc_nomem(err, "grid");
   }
   for (size_t i = 0; i < ncol; i++) hf->head[i] = OP_HF_NONE;
   hf->grid = *g;
@@ -205,7 +205,7 @@ op_status op_hf_add_span(op_hf *hf, int32_t x, int32_t z, int32_t smin, int32_t 
   if (area > 63) return op_fail_i(err, OP_E_RANGE, "area", area, "must be in [0, 63]");
   if (climb < 0) return op_fail_i(err, OP_E_RANGE, "climb", climb, "must be >= 0");
   if (!hf_reserve(hf))
-    return op_fail(err, OP_E_NOMEM, "hf", "", "out of memory for a span");
+    return opc_nomem(err, "hf");
   hf_insert(hf, x, z, (uint16_t)smin, (uint16_t)smax, area, climb);
   return OP_OK;
 }
@@ -356,7 +356,7 @@ static int index_range(const op_hf_grid *g, int axis, double tmin, double tmax, 
                        int32_t *k0, int32_t *k1) {
   double o = axis == 0 ? g->origin[0] : g->origin[2];
   int32_t g0 = axis == 0 ? g->gx0 : g->gz0;
-#define LINE(k) (axis == 0 ? op_grid_line_x(g, (k)) : op_grid_line_z(g, (k)))
+#define LINE(k) (axis == 0 ? opsp_grid_line_x(g, (k)) : opsp_grid_line_z(g, (k)))
   if (tmax < LINE(0) || tmin > LINE(cnt)) return 0;
   double e = (tmin - o) / g->cs - (double)g0;
   int32_t a = e < 0 ? 0 : e > (double)(cnt - 1) ? cnt - 1 : (int32_t)e;
@@ -413,8 +413,8 @@ static int raster_tri(op_hf *hf, const double *v0, const double *v1, const doubl
   int32_t xa, xb;
   if (!index_range(g, 0, mn[0], mx[0], g->width, &xa, &xb)) return 1;
   for (int32_t z = z0; z <= z1; z++) {
-    const double ztop = op_grid_line_z(g, z + 1);
-    int nr = clip_strip((const double (*)[3])tri, 3, op_grid_line_z(g, z), ztop, 2, mn[2], mx[2],
+    const double ztop = opsp_grid_line_z(g, z + 1);
+    int nr = clip_strip((const double (*)[3])tri, 3, opsp_grid_line_z(g, z), ztop, 2, mn[2], mx[2],
                         tmp, row);
     if (nr == 0 || on_line(row, nr, ztop, 2)) continue; /* SPAN-105 step 3 */
     double rmin = row[0][0], rmax = row[0][0];
@@ -426,8 +426,8 @@ static int raster_tri(op_hf *hf, const double *v0, const double *v1, const doubl
     if (!index_range(g, 0, rmin, rmax, g->width, &x0, &x1)) continue;
     for (int32_t x = x0; x <= x1; x++) {
       piece_stats cell;
-      int nc = clip_cell((const double (*)[3])row, nr, op_grid_line_x(g, x),
-                         op_grid_line_x(g, x + 1), rmin, rmax, tmp, &cell);
+      int nc = clip_cell((const double (*)[3])row, nr, opsp_grid_line_x(g, x),
+                         opsp_grid_line_x(g, x + 1), rmin, rmax, tmp, &cell);
       if (nc == 0 || cell.on_top) continue; /* SPAN-105 step 3 */
       uint16_t smin, smax;
       if (!span_rows(g, cell.ymin, cell.ymax, &smin, &smax)) continue;
@@ -505,19 +505,19 @@ op_status op_hf_rasterize(op_hf *hf, const op_soup *soup, const uint32_t *tris, 
   if (!hf) return op_fail(err, OP_E_ARGUMENT, "hf", "null", "the heightfield is missing");
   op_status st = check_soup(soup, tris, n, err);
   if (st != OP_OK) return st;
-  return op_hf_rasterize_trusted(hf, soup, tris, n, slope_cos, climb, err);
+  return opsp_rasterize_trusted(hf, soup, tris, n, slope_cos, climb, err);
 }
 
 /* The same, for a soup and triangle list the caller has already checked (SPAN-103). */
-op_status op_hf_rasterize_trusted(op_hf *hf, const op_soup *soup, const uint32_t *tris,
-                                  uint32_t n, double slope_cos, int32_t climb, op_error *err) {
+op_status opsp_rasterize_trusted(op_hf *hf, const op_soup *soup, const uint32_t *tris,
+                                 uint32_t n, double slope_cos, int32_t climb, op_error *err) {
   if (!(slope_cos >= 0 && slope_cos <= 1))
     return op_fail_d(err, OP_E_RANGE, "slope_cos", slope_cos, "must be in [0, 1]");
   if (climb < 0) return op_fail_i(err, OP_E_RANGE, "climb", climb, "must be >= 0");
   uint32_t count = tris ? n : soup->ntris;
   hf_backup b;
   if (!hf_save(hf, &b))
-    return op_fail(err, OP_E_NOMEM, "hf", "", "out of memory for the heightfield");
+    return opc_nomem(err, "hf");
   for (uint32_t i = 0; i < count; i++) { /* SPAN-103: input order */
     uint32_t t = tris ? tris[i] : i;
     const double *v0 = &soup->verts[3 * (size_t)soup->tris[3 * (size_t)t]];
@@ -527,7 +527,7 @@ op_status op_hf_rasterize_trusted(op_hf *hf, const op_soup *soup, const uint32_t
     if (!raster_tri(hf, v0, v1, v2, area, climb)) {
       hf_restore(hf, &b);
       hf_backup_free(&b);
-      return op_fail(err, OP_E_NOMEM, "hf", "", "out of memory for the spans");
+      return opc_nomem(err, "hf");
     }
   }
   hf_backup_free(&b);
@@ -550,7 +550,7 @@ op_status op_hf_add_columns(op_hf *hf, const op_solid_columns *cols, int32_t cli
   for (int pass = 0; pass < 2; pass++) {
     hf_backup b;
     if (pass == 1 && !hf_save(hf, &b))
-      return op_fail(err, OP_E_NOMEM, "hf", "", "out of memory for the heightfield");
+      return opc_nomem(err, "hf");
     for (int32_t z = 0; z < g->depth; z++) {
       int64_t iz = (int64_t)g->gz0 + z;
       if (iz < 0 || iz >= (int64_t)cols->depth) continue;
@@ -580,7 +580,7 @@ op_status op_hf_add_columns(op_hf *hf, const op_solid_columns *cols, int32_t cli
           if (!hf_reserve(hf)) {
             hf_restore(hf, &b);
             hf_backup_free(&b);
-            return op_fail(err, OP_E_NOMEM, "hf", "", "out of memory for the spans");
+            return opc_nomem(err, "hf");
           }
           hf_insert(hf, x, z, (uint16_t)sp->ymin, (uint16_t)sp->ymax, sp->area, climb);
         }

@@ -1,0 +1,22 @@
+/*
+** slice2d.h -- the Slice stage of the 2D builder (internal; not public API): tile lines,
+** the arrangement with cut lines, the triangulation, triangles to tiles, the convex
+** partition per tile. Normative text: spec/build2d-tiles.md (T2D-030 .. T2D-044).
+** Implemented in ref/build2d/tiles/slice2d.c, used by ref/build2d/tiles/build2d.c. Sits over
+** the 2D geometry (ref/build2d/geometry/g2d.h), which never includes it.
+*/
+#ifndef OP_SLICE2D_H
+#define OP_SLICE2D_H
+
+#include "build2d/geometry/g2d.h"
+
+/* Slice (spec/build2d-tiles.md, T2D-030..T2D-044; ref/build2d/tiles/slice2d.c; 2D TILES): tile lines,
+** the arrangement with cut lines, the triangulation, triangles to tiles, the convex
+** partition per tile. Tile lines along x are the grid values of the world values
+** fl(origin_x + fl(k * tile_world)) (T2D-030), along y the same from origin_y. */
+/* t2_tile_polys, t2_slice, t2_slice_free and t2_slice_region are declared in
+** include/onepath_geometry2d.h (kit tier), included by g2d.h. */
+/* The grid value of tile line k (T2D-030); 0 and *ok = 0 when |value| > 2^21. */
+int64_t t2_tile_line(double origin, double tile_world, int64_t k, int snap_bits, int *ok);
+
+#endif

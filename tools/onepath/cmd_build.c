@@ -1,0 +1,108 @@
+/*
+** cmd_build.c -- `onepath build` (docs/cli.md): a 3D mesh from an OBJ file or a level
+** generator (spec/levels.md) by Mesh3DPipeline.BuildSoup or BuildChunk (POLY-220,
+** SPAN-181), with obstacles and volumes in the settings (SPAN-003, SPAN-004), then
+** report_mesh: the mesh bytes (MESH-040), their hash and the summary.
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct build_opts {
+  cli_input3d in;
+  const char *mode; /* "soup" or "chunk" */
+  double chunk_size;
+  cli_outputs outs;
+  cli_shapes sh;
+} build_opts;
+
+/* Mesh3DPipeline.BuildSoup or BuildChunk (POLY-220) with a progress bar per tile. */
+static int build3d_run(cli_input3d *in, const char *mode, double chunk_size,
+                       const cli_outputs *out) {
+  op_soup soup = op_trimesh_soup(&in->m);
+  op_pipeline_result res;
+  memset(&res, 0, sizeof res);
+  op_error e;
+  cli_progress pg;
+  cli_progress_init(&pg);
+  op_pipeline_hooks hooks = {&pg, cli_on_progress, NULL};
+  double t0 = cli_now();
+  op_status st;
+  if (!strcmp(mode, "chunk")) {
+    op_chunked *ch = NULL;
+    if (chunk_size <= 0) chunk_size = (double)in->s.tile_cells * in->s.cell_size;
+    st = op_chunked_create(&soup, chunk_size, &ch, &e);
+    if (st == OP_OK) st = op_pipeline_build_chunk(&in->s, ch, &hooks, &res, &e);
+    op_chunked_free(ch);
+  } else {
+    st = op_pipeline_build_soup(&in->s, &soup, &hooks, &res, &e);
+  }
+  double t1 = cli_now();
+  cli_progress_done(&pg);
+  if (st != OP_OK) return cli_fail_op(!strcmp(mode, "chunk") ? "BuildChunk" : "BuildSoup", &e);
+  printf("input: %s (%" PRIu32 " vertices, %" PRIu32 " triangles), preset %s, partition %s, "
+         "mode %s\n", in->label, in->m.nverts, in->m.ntris, in->preset,
+         cli_partition_name(in->s.partition), mode);
+  if (in->s.nobstacles || in->s.nvolumes)
+    printf("settings: %" PRIu32 " obstacles, %" PRIu32 " volumes\n", in->s.nobstacles,
+           in->s.nvolumes);
+  printf("tile grid: %" PRId32 " x %" PRId32 ", %" PRIu32 " with spans, %" PRIu32
+         " with polygons\n", res.ntx, res.ntz, res.nbuilt, res.ntiles);
+  int rc = cli_report_mesh(res.mesh, out, t1 - t0);
+  op_pipeline_result_free(&res);
+  return rc;
+}
+
+/* One option of build that is not an input option; 0 or the exit code. */
+static int build_option(cli_args *a, build_opts *b) {
+  const char *o = a->argv[a->i], *v;
+  if (cli_is_shape_option(o)) {
+    if (!(v = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    return cli_shape_parse(o, v, &b->sh);
+  }
+  if (!strcmp(o, "--out") || !strcmp(o, "-o")) {
+    if (!(b->outs.mesh = cli_opt_value(a))) return CLI_EXIT_USAGE;
+  } else if (!strcmp(o, "--snapshot")) {
+    if (!(b->outs.snapshot = cli_opt_value(a))) return CLI_EXIT_USAGE;
+  } else if (!strcmp(o, "--tiles")) {
+    if (!(b->outs.tiles = cli_opt_value(a))) return CLI_EXIT_USAGE;
+  } else if (!strcmp(o, "--mode")) {
+    if (!(b->mode = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    if (strcmp(b->mode, "soup") && strcmp(b->mode, "chunk"))
+      return cli_usage_error("--mode '%s': expected soup or chunk", b->mode);
+  } else if (!strcmp(o, "--chunk-size")) {
+    if (!(v = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    if (cli_parse_double(v, &b->chunk_size) || !(b->chunk_size > 0))
+      return cli_usage_error("--chunk-size '%s': expected a positive number", v);
+  } else {
+    return cli_usage_error("unknown argument '%s'", o);
+  }
+  return 0;
+}
+
+int cli_cmd_build(int argc, char **argv) {
+  build_opts b;
+  memset(&b, 0, sizeof b);
+  b.mode = "soup";
+  int rc = cli_input_init(&b.in, argc);
+  cli_args a = {argc, argv, 0};
+  for (a.i = 0; a.i < argc && !rc; a.i++) {
+    int st = 0, r = cli_input_option(&a, &b.in, &st);
+    if (r < 0) rc = st;
+    else if (r == 0) rc = build_option(&a, &b);
+  }
+  if (!rc) rc = cli_input_finish(&b.in);
+  /* Regions.Spans.Volumes and Obstacles (SPAN-003, SPAN-004), after the preset's none */
+  if (!rc) rc = cli_shapes_validate(&b.in.s, &b.sh);
+  b.in.s.nvolumes = b.sh.nvol;
+  b.in.s.volumes = b.sh.vol;
+  b.in.s.nobstacles = b.sh.nobst;
+  b.in.s.obstacles = b.sh.obst;
+  if (!rc) rc = build3d_run(&b.in, b.mode, b.chunk_size, &b.outs);
+  cli_shapes_free(&b.sh);
+  cli_input_free(&b.in);
+  return rc;
+}

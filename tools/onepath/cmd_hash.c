@@ -1,0 +1,55 @@
+/*
+** cmd_hash.c -- `onepath hash FILE [--parts]` (docs/cli.md): the XXH3-64 (op_hash64, seed 0)
+** of a file and, for a mesh or snapshot, of the parts of its mesh serialization
+** (spec/navmesh-mesh.md MESH-044: the header, then one part per tile record).
+*/
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* The parts of file's mesh serialization: the file itself for a mesh, op_mesh_save of
+** the loaded mesh for a snapshot; nothing for a tile. */
+static int print_parts(const char *file, const uint8_t *d, size_t n) {
+  cli_mesh l;
+  if (cli_mesh_load(file, &l)) return CLI_EXIT_FAIL;
+  int rc = 0;
+  if (!strcmp(l.kind, "mesh")) {
+    rc = cli_print_mesh_parts(d, n, file);
+  } else if (l.mesh) {
+    op_bytes b = {NULL, 0};
+    op_error e;
+    if (op_mesh_save(l.mesh, &b, &e)) {
+      rc = cli_fail_op("serializing the mesh", &e);
+    } else {
+      printf("(parts of the mesh serialization of this %s, %016" PRIx64 ")\n", l.kind,
+             op_hash64(b.data, b.len));
+      rc = cli_print_mesh_parts(b.data, b.len, file);
+    }
+    op_bytes_free(&b);
+  }
+  cli_mesh_free(&l);
+  return rc;
+}
+
+int cli_cmd_hash(int argc, char **argv) {
+  const char *file = NULL;
+  int parts = 0;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--parts")) parts = 1;
+    else if (argv[i][0] == '-' && argv[i][1])
+      return cli_usage_error("unknown argument '%s'", argv[i]);
+    else if (file) return cli_usage_error("unexpected argument '%s' (one FILE only)", argv[i]);
+    else file = argv[i];
+  }
+  if (!file) return cli_usage_error("a FILE is required");
+  uint8_t *d;
+  size_t n;
+  if (cli_read_file(file, &d, &n)) return CLI_EXIT_FAIL;
+  printf("%016" PRIx64 "  %s\n", op_hash64(d, n), file);
+  int rc = parts ? print_parts(file, d, n) : 0;
+  free(d);
+  return rc;
+}
