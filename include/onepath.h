@@ -262,6 +262,11 @@ op_status op_mesh_poly_ref(const op_mesh *m, int32_t x, int32_t z, int32_t layer
                            uint32_t poly, op_ref *out, op_error *err);
 /* Canonical serialization of the whole mesh (tiles, slots, links, edits) and its hash. */
 op_status op_mesh_save(const op_mesh *m, op_bytes *out, op_error *err);
+/* TiledNavMesh.Deserialize (MESH-067 .. MESH-070): a new mesh from op_mesh_save bytes, with
+** their parameters, slots, generations, tiles and edits; every field checked (format errors
+** naming it), the links recomputed and compared with the bytes' own. Saving it gives back
+** exactly data. On error *out is NULL. Free with op_mesh_free. */
+op_status op_mesh_load(const uint8_t *data, size_t len, op_mesh **out, op_error *err);
 
 /* ------------------------- reading a mesh (navmesh-mesh.md, "Reading a mesh") */
 
@@ -314,6 +319,13 @@ op_status op_mesh_poly_links(const op_mesh *m, op_ref poly, const op_link **link
 op_status op_mesh_snapshot_save(const op_mesh *m, op_bytes *out, op_error *err);
 /* Restores m from snapshot bytes; on any error m is unchanged. */
 op_status op_mesh_snapshot_load(op_mesh *m, const uint8_t *data, size_t len, op_error *err);
+/* The parameters a snapshot holds (SNAP-025): the magic, version and parameter block,
+** checked as a load checks them and as Create would (format errors `params.*`). */
+op_status op_mesh_snapshot_params(const uint8_t *data, size_t len, op_mesh_params *out,
+                                  op_error *err);
+/* A new mesh with the snapshot's parameters and state (SNAP-026): op_mesh_snapshot_params,
+** then a load into a mesh created with them. On error *out is NULL. */
+op_status op_mesh_snapshot_open(const uint8_t *data, size_t len, op_mesh **out, op_error *err);
 
 /* ------------------------------------------------------------- hashing */
 

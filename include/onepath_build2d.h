@@ -81,6 +81,37 @@ op_status op_build2d_tilemap(const op_settings2d *s, const uint8_t *cells, int32
                              const op_outline2d *obstacles, size_t nobstacles,
                              op_mesh **out, op_error *err);
 
+/* The work budget of a 2D build (T2D-080 .. T2D-083): checked after stage 2 (shrink) and
+** the cut-line limits (T2D-032), before the arrangement. Not part of the settings; a member
+** 0 means its default. The builds above use the defaults, the *_limited ones the host's. */
+#define OP_BUDGET2D_TILES (1u << 14)            /* T2D-081: tiles of the sliced box */
+#define OP_BUDGET2D_GRID_CELLS (1ull << 28)     /* T2D-081: tiles x TileSize^2 */
+typedef struct op_build2d_limits {
+  uint64_t max_tiles;      /* 0: OP_BUDGET2D_TILES */
+  uint64_t max_grid_cells; /* 0: OP_BUDGET2D_GRID_CELLS */
+} op_build2d_limits;
+op_status op_build2d_outlines_limited(const op_settings2d *s, const op_outline2d *outlines,
+                                      size_t noutlines, const op_outline2d *obstacles,
+                                      size_t nobstacles, const op_build2d_limits *lim,
+                                      op_mesh **out, op_error *err);
+op_status op_build2d_tilemap_limited(const op_settings2d *s, const uint8_t *cells,
+                                     int32_t width, int32_t height,
+                                     const double map_origin[2], double map_cell,
+                                     const op_outline2d *obstacles, size_t nobstacles,
+                                     const op_build2d_limits *lim, op_mesh **out,
+                                     op_error *err);
+op_status op_build2d_outlines_tiles_limited(const op_settings2d *s,
+                                            const op_outline2d *outlines, size_t noutlines,
+                                            const op_outline2d *obstacles, size_t nobstacles,
+                                            const op_build2d_limits *lim, op_tile ***tiles,
+                                            size_t *ntiles, op_error *err);
+op_status op_build2d_tilemap_tiles_limited(const op_settings2d *s, const uint8_t *cells,
+                                           int32_t width, int32_t height,
+                                           const double map_origin[2], double map_cell,
+                                           const op_outline2d *obstacles, size_t nobstacles,
+                                           const op_build2d_limits *lim, op_tile ***tiles,
+                                           size_t *ntiles, op_error *err);
+
 /* The stages separately (T2D-002): stages 1 to 4 give the validated tiles in ascending
 ** (row, column) order (*tiles malloc'd, owned by the caller: op_build2d_tiles_free);
 ** stage 5 stitches given tiles into a new mesh of the settings' tiling. */

@@ -108,6 +108,28 @@ op_status op_settings_derive(const op_settings *s, op_cell_settings *out, op_err
 int64_t op_cells_ceil(double a, double b);
 int64_t op_cells_floor(double a, double b);
 
+/* ------------------------------------------ work budget (build3d-spans.md 11) */
+
+/* The work budget of a 3D build (SPAN-200 .. SPAN-204): limits on the work a build may
+** start, estimated from the settings and the tile grid before any tile is made. Not part
+** of the settings (their bytes do not change); a host passes raised limits to the
+** *_limited builds (onepath_pipeline.h) or the protocol's `limits` argument. A member 0
+** means its default. */
+#define OP_BUDGET_TILE_GRID_CELLS (1u << 22) /* SPAN-201: GridCells^2 per tile */
+#define OP_BUDGET_TILES (1u << 16)           /* SPAN-201: tiles of the grid */
+#define OP_BUDGET_BUILD_CELLS (1u << 24)     /* SPAN-201: tiles x GridCells^2 */
+typedef struct op_build_limits {
+  uint64_t max_tile_grid_cells; /* 0: OP_BUDGET_TILE_GRID_CELLS */
+  uint64_t max_tiles;           /* 0: OP_BUDGET_TILES */
+  uint64_t max_build_cells;     /* 0: OP_BUDGET_BUILD_CELLS */
+} op_build_limits;
+/* The defaults (SPAN-201). */
+void op_build_limits_default(op_build_limits *out);
+/* SPAN-202, SPAN-203: the budget of a build of ntiles tiles with the derived cell values
+** c; lim NULL = the defaults. A `limit` error names `limits.<member>` with the estimate. */
+op_status op_build_budget_check(const op_cell_settings *c, uint64_t ntiles,
+                                const op_build_limits *lim, op_error *err);
+
 /* ------------------------------------------------ inputs (build3d-spans.md 2) */
 
 #define OP_SOUP_MAX_VERTS (1u << 24) /* SPAN-051 */

@@ -57,6 +57,22 @@ op_status op_pipeline_build_chunk(const op_settings *s, const op_chunked *c,
 op_status op_pipeline_build_heightfield(const op_settings *s, const op_solid_columns *cols,
                                         const op_pipeline_hooks *hooks,
                                         op_pipeline_result *out, op_error *err);
+/* The same builds under a host's work budget (SPAN-200 .. SPAN-204; lim NULL = the
+** defaults, which the three builds above use). The budget is checked after the settings,
+** the input and the grid's format limits (POLY-222), before any tile is built. */
+op_status op_pipeline_build_soup_limited(const op_settings *s, const op_soup *soup,
+                                         const op_build_limits *lim,
+                                         const op_pipeline_hooks *hooks,
+                                         op_pipeline_result *out, op_error *err);
+op_status op_pipeline_build_chunk_limited(const op_settings *s, const op_chunked *c,
+                                          const op_build_limits *lim,
+                                          const op_pipeline_hooks *hooks,
+                                          op_pipeline_result *out, op_error *err);
+op_status op_pipeline_build_heightfield_limited(const op_settings *s,
+                                                const op_solid_columns *cols,
+                                                const op_build_limits *lim,
+                                                const op_pipeline_hooks *hooks,
+                                                op_pipeline_result *out, op_error *err);
 /* Frees the mesh and the tile list, zeroes *r; NULL-safe. */
 void op_pipeline_result_free(op_pipeline_result *r);
 

@@ -154,6 +154,26 @@ typedef struct op_tilemap {
                           ** 0 from op_tilemap_init */
 } op_tilemap;
 
+/* POLY-001 .. POLY-006: the map of a tile whose bordered heightfield grid is g (as the
+** spans stage builds it) and whose border is `border` cells on every side.
+** OP_E_RANGE `Border` when border < 0, OP_E_ARGUMENT `grid.width` / `grid.depth` when a
+** side is less than twice the border. */
+op_status op_tilemap_init(op_tilemap *m, const op_hf_grid *g, int32_t border, op_error *err);
+
+/* POLY-003, POLY-004: tile-local float32 position of the tile-local cell point
+** (x, y, z): out = { f32(x * cs), f32(y_offset + y * ch), f32(z * cs) }, every product
+** and sum in binary64, each coordinate rounded once to binary32 (-0 becomes +0). */
+void op_tilemap_pos(const op_tilemap *m, int32_t x, int32_t y, int32_t z, float out[3]);
+/* The x (or z) coordinate alone: f32(c * cs). */
+float op_tilemap_xz(const op_tilemap *m, int32_t c);
+
+/* POLY-007: the sign (-1, 0, +1) of Orient2D(Float32) of the mapped points of tile-local
+** cells a, b, c (each { x, z }): the exact cell determinant decides when its magnitude is
+** at least m->orient_bound, else op_orient2d_f32 on the mapped positions. Always equal to
+** op_orient2d_f32 on the mapped positions for points with 0 <= x, z <= cells_across. */
+int op_tilemap_orient(const op_tilemap *m, const int32_t a[2], const int32_t b[2],
+                      const int32_t c[2]);
+
 /* ----------------------------------------------------------- §3 the polygons */
 
 /* The polygon mesh of one tile, in cells (POLY-070 .. POLY-077). */

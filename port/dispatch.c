@@ -1,10 +1,12 @@
 /*
 ** dispatch.c -- sessions, handle tables and request execution of the port protocol
 ** (spec/conformance.md, "Requests and answers" CONF-024 .. CONF-029, "Handles"
-** CONF-040 .. CONF-043; borrowed handles: build3d-runtime.md RT-151).
+** CONF-040 .. CONF-043, a failed call changes nothing CONF-014; borrowed handles:
+** build3d-runtime.md RT-151).
 */
 #include "dispatch.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +56,7 @@ op_status opd_put_error(op_error *err, int64_t h) {
 }
 
 static int64_t put(opd_session *s, opd_kind kind, void *obj, int64_t owner) {
-  if (s->n == OPD_MAX_HANDLES) {
+  if (s->n >= OPD_MAX_HANDLES) { /* CONF-043 */
     if (!owner) free_obj(kind, obj);
     return OPD_PUT_LIMIT;
   }
@@ -109,6 +111,22 @@ int opd_drop(opd_session *s, opd_kind kind, int64_t handle) { return drop_any(s,
 
 /* Kind-agnostic drop for the session op "drop" (port/ops_session.c). */
 int opd_drop_any(opd_session *s, int64_t handle) { return drop_any(s, 0, handle); }
+
+/* CONF-014, CONF-040, CONF-043: a failed request allocates no handle. Every handle
+** allocated since the session held n0 is retired and its number given back: objects
+** still live there are freed (borrowed ones stay with their owner, RT-151), whether or
+** not the op already dropped them, so a request that failed at the limit leaves the
+** same handles free for the next one. */
+static void rollback(opd_session *s, size_t n0) {
+  assert(n0 <= s->n);
+  while (s->n > n0) {
+    slot *sl = &s->slots[--s->n];
+    if (sl->kind && !sl->owner) free_obj(sl->kind, sl->obj);
+    sl->kind = 0;
+    sl->obj = NULL;
+    sl->owner = 0;
+  }
+}
 
 /* CONF-035: an argument absent or of the wrong form is an argument error naming it;
 ** its value text is empty. */
@@ -193,10 +211,10 @@ void opd_execute(opd_session *s, const char *line, size_t len, opj_w *out) {
   size_t off = 0;
   int lim = 0;
   opj_doc *doc = opj_parse_ex(line, len, msg, sizeof msg, &off, &lim);
-  if (!doc) { /* CONF-022, CONF-023: the value is empty; the message gives the offset */
+  if (!doc) { /* CONF-022, CONF-023, CONF-037: the value is empty; the message gives the offset */
     (void)off;
-    op_fail(&e, lim ? OP_E_LIMIT : OP_E_ARGUMENT, "request", "", "request is not valid JSON (%s)",
-            msg);
+    op_fail(&e, lim ? OP_E_LIMIT : OP_E_ARGUMENT, "request", "",
+            lim ? "request exceeds a reader limit (%s)" : "request is not valid JSON (%s)", msg);
     write_error(out, 0, 0, &e);
     return;
   }
@@ -234,10 +252,12 @@ void opd_execute(opd_session *s, const char *line, size_t len, opj_w *out) {
   }
   opj_w res;
   opj_w_init(&res);
+  size_t n0 = s->n;
   op_status st = op->fn(s, jargs ? jargs : &empty_args, &res, &e);
   if (st == OP_OK && res.oom) st = op_fail(&e, OP_E_NOMEM, "answer", "", "answer too large");
   if (st != OP_OK) {
     if (e.kind == OP_OK) e.kind = st;
+    rollback(s, n0); /* CONF-014: the failed request's handles are given back */
     opj_w_free(&res);
     goto fail;
   }

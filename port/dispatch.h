@@ -20,7 +20,8 @@ typedef struct opd_session opd_session;
 opd_session *opd_session_new(void);
 void opd_session_free(opd_session *s);
 
-/* Executes one request line (JSON text) and appends the one-line answer to out. */
+/* Executes one request line (JSON text) and appends the one-line answer to out. A failed
+** request gives back every handle it allocated (CONF-014): the next request gets them. */
 void opd_execute(opd_session *s, const char *line, size_t len, opj_w *out);
 
 /* --- for the op modules (port/ops_*.c) --- */

@@ -5,7 +5,13 @@
 ** Reader: RFC 8259 JSON only (no comments, no trailing commas, no NaN literals, no
 ** leading zeros), strings must be valid UTF-8, escapes decoded (\uXXXX with surrogate
 ** pairs; a lone surrogate is an error), duplicate object keys are an error (CONF-022).
-** Limits: nesting depth OPJ_MAX_DEPTH, text size OPJ_MAX_TEXT (CONF-023).
+** Limits: nesting depth OPJ_MAX_DEPTH, text size OPJ_MAX_TEXT (CONF-023), values per
+** text OPJ_MAX_VALUES (CONF-037).
+** Costs stay in proportion to the text: the duplicate-key check is a hash set per object
+** (XXH3-64 through op_hash64: no seed, deterministic), so n member names cost O(n)
+** expected comparisons; the items of all open containers share one work stack; the
+** memory the reader holds is at most OPJ_VALUE_BYTES per value beside the text
+** (CONF-037), counted in opj_stats.bytes_peak.
 ** Numbers are converted with strtod (correctly rounded in glibc); a number whose
 ** magnitude overflows to infinity is an error. The number's source text is kept in
 ** opj.str/opj.len so integers are read exactly (opj_int) even beyond 2^53.
@@ -14,12 +20,16 @@
 */
 #include "opj.h"
 
+#include <assert.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "onepath.h"
 
 /* ------------------------------------------------------------------ arena */
 
@@ -34,13 +44,30 @@ struct opj_doc {
   opj *root;
 };
 
-static void *arena_alloc(opj_doc *d, size_t n) {
-  n = (n + 15u) & ~(size_t)15u;
+/* Bytes the reader holds, for opj_stats (no global state: one count per parse). */
+typedef struct acct {
+  size_t live, peak;
+} acct;
+
+static void acct_add(acct *a, size_t n) {
+  a->live += n;
+  if (a->live > a->peak) a->peak = a->live;
+}
+
+static void acct_sub(acct *a, size_t n) {
+  assert(a->live >= n);
+  a->live -= n;
+}
+
+/* Arena blocks are 8-byte aligned: nodes hold doubles, pointers and sizes only. */
+static void *arena_alloc(opj_doc *d, acct *a, size_t n) {
+  n = (n + 7u) & ~(size_t)7u;
   chunk *c = d->chunks;
   if (!c || c->cap - c->used < n) {
     size_t cap = n > 65536 ? n : 65536;
     chunk *nc = malloc(sizeof *nc + cap);
     if (!nc) return NULL;
+    acct_add(a, sizeof *nc + cap);
     nc->next = c;
     nc->used = 0;
     nc->cap = cap;
@@ -76,6 +103,13 @@ typedef struct parser {
   size_t errlen;
   size_t err_off;
   int failed, limit;
+  size_t values;             /* values begun so far (CONF-037) */
+  opj **stk;                 /* items of all open containers, innermost last */
+  size_t sn, scap;
+  const char **kstk;         /* member names of all open objects, innermost last */
+  size_t kn, kcap;
+  size_t key_compares;       /* opj_stats */
+  acct mem;
 } parser;
 
 static void *fail(parser *p, int limit, const char *fmt, ...) {
@@ -103,7 +137,7 @@ static void skip_ws(parser *p) {
 }
 
 static opj *new_node(parser *p, opj_type t) {
-  opj *v = arena_alloc(p->doc, sizeof *v);
+  opj *v = arena_alloc(p->doc, &p->mem, sizeof *v);
   if (!v) return fail(p, 1, "out of memory");
   memset(v, 0, sizeof *v);
   v->type = t;
@@ -179,7 +213,7 @@ static const char *parse_string(parser *p, size_t *outlen) {
   size_t start = p->pos, end = start;
   while (end < p->len && p->s[end] != '"') end += (p->s[end] == '\\') ? 2 : 1;
   if (end >= p->len) return fail(p, 0, "unterminated string");
-  char *o = arena_alloc(p->doc, end - start + 1);
+  char *o = arena_alloc(p->doc, &p->mem, end - start + 1);
   if (!o) return fail(p, 1, "out of memory");
   size_t n = 0;
   while (p->s[p->pos] != '"') {
@@ -250,7 +284,7 @@ static opj *parse_number(parser *p) {
   }
   opj *v = new_node(p, OPJ_NUM);
   if (!v) return NULL;
-  char *txt = arena_alloc(p->doc, i - st + 1);
+  char *txt = arena_alloc(p->doc, &p->mem, i - st + 1);
   if (!txt) return fail(p, 1, "out of memory");
   memcpy(txt, s + st, i - st);
   txt[i - st] = '\0';
@@ -269,44 +303,102 @@ static int lit(parser *p, const char *w) {
   return 1;
 }
 
-/* Collects items into a temporary growing array, then copies to the arena. */
-typedef struct vec {
-  opj **items;
-  const char **keys;
-  size_t n, cap;
-} vec;
+/* A work array with room for element n (doubling; bytes counted), or NULL when out of
+** memory (arr is then still valid and owned by the caller). */
+static void *grow(parser *p, void *arr, size_t *cap, size_t n, size_t elem) {
+  if (n < *cap) return arr;
+  size_t nc = *cap ? *cap * 2 : 64;
+  void *na = realloc(arr, nc * elem);
+  if (!na) return NULL;
+  acct_add(&p->mem, nc * elem);
+  acct_sub(&p->mem, *cap * elem);
+  *cap = nc;
+  return na;
+}
 
-static int vec_push(vec *v, const char *key, opj *item) {
-  if (v->n == v->cap) {
-    size_t nc = v->cap ? v->cap * 2 : 8;
-    opj **ni = realloc(v->items, nc * sizeof *ni);
-    if (!ni) return -1;
-    v->items = ni;
-    const char **nk = realloc(v->keys, nc * sizeof *nk);
-    if (!nk) return -1;
-    v->keys = nk;
-    v->cap = nc;
-  }
-  v->items[v->n] = item;
-  v->keys[v->n] = key;
-  v->n++;
+/* ---- duplicate member names (CONF-022), in expected linear time.
+** An object's first KSET_SCAN names are compared with each other directly; from then on
+** the object has an open-addressing set of its names: a slot holds the high 32 bits of
+** the name's XXH3-64 hash (op_hash64, unseeded: the same probes on every run) and
+** 1 + the name's index in the object, 0 when empty; the set is kept at most half full.
+** Names are compared (strcmp, counted) only when their hash tags agree, so the name
+** reported is still the first one in the text equal to an earlier name of its object. */
+#define KSET_SCAN 8
+
+typedef struct kset {
+  uint64_t *slot;
+  size_t cap; /* 0 or a power of two */
+} kset;
+
+static void kset_free(parser *p, kset *ks) {
+  if (ks->slot) acct_sub(&p->mem, ks->cap * sizeof *ks->slot);
+  free(ks->slot);
+  ks->slot = NULL;
+  ks->cap = 0;
+}
+
+static void kset_place(kset *ks, uint64_t h, size_t idx) {
+  size_t m = ks->cap - 1, i = (size_t)h & m;
+  while (ks->slot[i]) i = (i + 1) & m;
+  ks->slot[i] = ((h >> 32) << 32) | (uint64_t)(idx + 1);
+}
+
+/* Rebuilds the set with room for 2 * (n + 1) names from the object's n names. */
+static int kset_grow(parser *p, kset *ks, const char *const *keys, size_t n) {
+  size_t nc = ks->cap ? ks->cap * 2 : 32;
+  while (nc < 2 * (n + 1)) nc *= 2;
+  kset_free(p, ks); /* the names are rehashed from keys: old and new never coexist */
+  uint64_t *ns = calloc(nc, sizeof *ns);
+  if (!ns) return -1;
+  acct_add(&p->mem, nc * sizeof *ns);
+  ks->slot = ns;
+  ks->cap = nc;
+  for (size_t i = 0; i < n; i++) kset_place(ks, op_hash64(keys[i], strlen(keys[i])), i);
   return 0;
 }
 
-static opj *finish_vec(parser *p, opj *node, vec *v, int with_keys) {
-  node->n = v->n;
-  if (v->n) {
-    node->items = arena_alloc(p->doc, v->n * sizeof *node->items);
-    if (!node->items) { free(v->items); free(v->keys); return fail(p, 1, "out of memory"); }
-    memcpy(node->items, v->items, v->n * sizeof *node->items);
-    if (with_keys) {
-      node->keys = arena_alloc(p->doc, v->n * sizeof *node->keys);
-      if (!node->keys) { free(v->items); free(v->keys); return fail(p, 1, "out of memory"); }
-      memcpy(node->keys, v->keys, v->n * sizeof *node->keys);
+/* 1 when key equals one of the object's n earlier names, else 0 (and key becomes
+** name n of the set); -1 when out of memory. */
+static int key_seen(parser *p, kset *ks, const char *const *keys, size_t n, const char *key,
+                    size_t klen) {
+  if (n < KSET_SCAN) {
+    for (size_t i = 0; i < n; i++) {
+      p->key_compares++;
+      if (strcmp(keys[i], key) == 0) return 1;
+    }
+    return 0;
+  }
+  if (2 * (n + 1) > ks->cap && kset_grow(p, ks, keys, n)) return -1;
+  uint64_t h = op_hash64(key, klen), tag = (h >> 32) << 32;
+  size_t m = ks->cap - 1, i = (size_t)h & m;
+  for (; ks->slot[i]; i = (i + 1) & m) {
+    if ((ks->slot[i] & 0xFFFFFFFF00000000u) != tag) continue;
+    size_t idx = (size_t)(ks->slot[i] & 0xFFFFFFFFu) - 1;
+    assert(idx < n);
+    p->key_compares++;
+    if (strcmp(keys[idx], key) == 0) return 1;
+  }
+  ks->slot[i] = tag | (uint64_t)(n + 1);
+  return 0;
+}
+
+/* Moves the container's items (and names) from the work stacks into the arena. */
+static opj *finish(parser *p, opj *node, size_t base, size_t kbase, int is_obj) {
+  size_t n = p->sn - base;
+  node->n = n;
+  if (n) {
+    node->items = arena_alloc(p->doc, &p->mem, n * sizeof *node->items);
+    if (!node->items) return fail(p, 1, "out of memory");
+    memcpy(node->items, p->stk + base, n * sizeof *node->items);
+    if (is_obj) {
+      assert(p->kn - kbase == n);
+      node->keys = arena_alloc(p->doc, &p->mem, n * sizeof *node->keys);
+      if (!node->keys) return fail(p, 1, "out of memory");
+      memcpy(node->keys, p->kstk + kbase, n * sizeof *node->keys);
     }
   }
-  free(v->items);
-  free(v->keys);
+  p->sn = base;
+  p->kn = kbase;
   return node;
 }
 
@@ -315,43 +407,54 @@ static opj *parse_container(parser *p, int is_obj) {
   opj *node = new_node(p, is_obj ? OPJ_OBJ : OPJ_ARR);
   if (!node) return NULL;
   p->pos++; /* [ or { */
-  vec v = {NULL, NULL, 0, 0};
+  size_t base = p->sn, kbase = p->kn;
+  kset ks = {NULL, 0};
   char close = is_obj ? '}' : ']';
   skip_ws(p);
   if (p->pos < p->len && p->s[p->pos] == close) {
     p->pos++;
     p->depth--;
-    return finish_vec(p, node, &v, is_obj);
+    return finish(p, node, base, kbase, is_obj);
   }
   for (;;) {
-    const char *key = NULL;
     skip_ws(p);
     if (is_obj) {
       size_t klen;
       if (p->pos >= p->len || p->s[p->pos] != '"') { fail(p, 0, "expected a key"); goto bad; }
-      key = parse_string(p, &klen);
+      const char *key = parse_string(p, &klen);
       if (!key) goto bad;
       if (strlen(key) != klen) { fail(p, 0, "NUL in object key"); goto bad; }
-      for (size_t i = 0; i < v.n; i++)
-        if (strcmp(v.keys[i], key) == 0) { fail(p, 0, "duplicate key \"%s\"", key); goto bad; }
+      /* CONF-022: the error is at the byte after the repeated name */
+      /* kstk is NULL until the first name of the request is pushed (no offset on NULL) */
+      const char **names = p->kstk ? p->kstk + kbase : NULL;
+      int seen = key_seen(p, &ks, names, p->kn - kbase, key, klen);
+      if (seen < 0) { fail(p, 1, "out of memory"); goto bad; }
+      if (seen) { fail(p, 0, "duplicate key \"%s\"", key); goto bad; }
+      const char **nk = grow(p, p->kstk, &p->kcap, p->kn, sizeof *p->kstk);
+      if (!nk) { fail(p, 1, "out of memory"); goto bad; }
+      p->kstk = nk;
+      p->kstk[p->kn++] = key;
       skip_ws(p);
       if (p->pos >= p->len || p->s[p->pos] != ':') { fail(p, 0, "expected ':'"); goto bad; }
       p->pos++;
     }
     opj *item = parse_value(p);
     if (!item) goto bad;
-    if (vec_push(&v, key, item)) { fail(p, 1, "out of memory"); goto bad; }
+    opj **ni = grow(p, p->stk, &p->scap, p->sn, sizeof *p->stk);
+    if (!ni) { fail(p, 1, "out of memory"); goto bad; }
+    p->stk = ni;
+    p->stk[p->sn++] = item;
     skip_ws(p);
     if (p->pos < p->len && p->s[p->pos] == ',') { p->pos++; continue; }
     if (p->pos < p->len && p->s[p->pos] == close) { p->pos++; break; }
     fail(p, 0, is_obj ? "expected ',' or '}'" : "expected ',' or ']'");
     goto bad;
   }
+  kset_free(p, &ks);
   p->depth--;
-  return finish_vec(p, node, &v, is_obj);
+  return finish(p, node, base, kbase, is_obj);
 bad:
-  free(v.items);
-  free(v.keys);
+  kset_free(p, &ks);
   return NULL;
 }
 
@@ -359,6 +462,13 @@ static opj *parse_value(parser *p) {
   skip_ws(p);
   if (p->pos >= p->len) return fail(p, 0, "unexpected end of text");
   char c = p->s[p->pos];
+  /* CONF-037: a value begins at a byte that can begin one; the first value beyond
+  ** OPJ_MAX_VALUES stops the reader there, whatever follows. */
+  if (c == '{' || c == '[' || c == '"' || c == '-' || is_digit(c) || c == 't' || c == 'f' ||
+      c == 'n') {
+    if (p->values == OPJ_MAX_VALUES) return fail(p, 1, "more than %d values", OPJ_MAX_VALUES);
+    p->values++;
+  }
   if (c == '{') return parse_container(p, 1);
   if (c == '[') return parse_container(p, 0);
   if (c == '"') {
@@ -374,8 +484,8 @@ static opj *parse_value(parser *p) {
   return fail(p, 0, "unexpected character");
 }
 
-opj_doc *opj_parse_ex(const char *text, size_t len, char *err, size_t errlen, size_t *err_off,
-                      int *is_limit) {
+opj_doc *opj_parse_stats(const char *text, size_t len, char *err, size_t errlen, size_t *err_off,
+                         int *is_limit, opj_stats *stats) {
   parser p;
   memset(&p, 0, sizeof p);
   p.s = text;
@@ -385,6 +495,7 @@ opj_doc *opj_parse_ex(const char *text, size_t len, char *err, size_t errlen, si
   if (err && errlen) err[0] = '\0';
   if (is_limit) *is_limit = 0;
   if (err_off) *err_off = 0;
+  if (stats) memset(stats, 0, sizeof *stats);
   if (len > OPJ_MAX_TEXT) {
     if (err && errlen) snprintf(err, errlen, "text longer than %d bytes", OPJ_MAX_TEXT);
     if (is_limit) *is_limit = 1;
@@ -396,10 +507,18 @@ opj_doc *opj_parse_ex(const char *text, size_t len, char *err, size_t errlen, si
     if (is_limit) *is_limit = 1;
     return NULL;
   }
+  acct_add(&p.mem, sizeof *p.doc);
   p.doc->root = parse_value(&p);
   if (p.doc->root) {
     skip_ws(&p);
     if (p.pos != p.len) fail(&p, 0, "text after the value");
+  }
+  free(p.stk);
+  free(p.kstk);
+  if (stats) {
+    stats->values = p.values;
+    stats->key_compares = p.key_compares;
+    stats->bytes_peak = p.mem.peak;
   }
   if (p.failed || !p.doc->root) {
     if (is_limit) *is_limit = p.limit;
@@ -408,6 +527,11 @@ opj_doc *opj_parse_ex(const char *text, size_t len, char *err, size_t errlen, si
     return NULL;
   }
   return p.doc;
+}
+
+opj_doc *opj_parse_ex(const char *text, size_t len, char *err, size_t errlen, size_t *err_off,
+                      int *is_limit) {
+  return opj_parse_stats(text, len, err, errlen, err_off, is_limit, NULL);
 }
 
 opj_doc *opj_parse(const char *text, size_t len, char *err, size_t errlen) {

@@ -33,9 +33,13 @@ struct opj {
 
 typedef struct opj_doc opj_doc;
 
-/* Reader limits (CONF-023). */
+/* Reader limits (CONF-021, CONF-023, CONF-037). */
 #define OPJ_MAX_DEPTH 64
 #define OPJ_MAX_TEXT (64 * 1024 * 1024)
+#define OPJ_MAX_VALUES (1 << 21) /* JSON values in one text (CONF-037) */
+/* The most bytes the reader holds per value begun, beside the text (CONF-037 note;
+** checked by tests/test_opj.c through opj_stats.bytes_peak). */
+#define OPJ_VALUE_BYTES 128
 
 /* Parse len bytes of JSON. Returns NULL on error with a message in err (may be NULL). */
 opj_doc *opj_parse(const char *text, size_t len, char *err, size_t errlen);
@@ -44,6 +48,15 @@ opj_doc *opj_parse(const char *text, size_t len, char *err, size_t errlen);
 ** str/len. (Added by the protocol engineer; additive.) */
 opj_doc *opj_parse_ex(const char *text, size_t len, char *err, size_t errlen, size_t *err_off,
                       int *is_limit);
+/* What one parse cost (counted, never timed; tests/test_opj.c keeps them bounded). */
+typedef struct opj_stats {
+  size_t values;       /* JSON values begun (CONF-037) */
+  size_t key_compares; /* member-name comparisons of the duplicate check (CONF-022) */
+  size_t bytes_peak;   /* the most bytes the reader held at once: nodes, texts, work arrays */
+} opj_stats;
+/* opj_parse_ex that also fills *stats (may be NULL), on success and on error alike. */
+opj_doc *opj_parse_stats(const char *text, size_t len, char *err, size_t errlen, size_t *err_off,
+                         int *is_limit, opj_stats *stats);
 const opj *opj_root(const opj_doc *d);
 void opj_free(opj_doc *d);
 

@@ -191,6 +191,31 @@ static op_status finish(opd_session *s, const op_settings2d *st2, op_tile **tile
   return answer(s, m, tiles, n, res, err);
 }
 
+/* T2D-083: the optional `limits` object {max_tiles, max_grid_cells}, integers in [0, 2^53]
+** (0 or absent: the default of T2D-081). */
+static op_status dec_limits(const opj *args, op_build2d_limits *l, op_error *err) {
+  static const char *const names[2] = {"max_tiles", "max_grid_cells"};
+  memset(l, 0, sizeof *l);
+  const opj *jl = opj_get(args, "limits");
+  if (!jl || jl->type == OPJ_NULL) return OP_OK;
+  if (jl->type != OPJ_OBJ) return opd_arg_error(err, "limits", "must be an object");
+  uint64_t *dst[2] = {&l->max_tiles, &l->max_grid_cells};
+  size_t known = 0;
+  for (int k = 0; k < 2; k++) {
+    const opj *v = opj_get(jl, names[k]);
+    if (!v) continue;
+    known++;
+    int64_t x;
+    char f[40];
+    snprintf(f, sizeof f, "limits.%s", names[k]);
+    op_status st = get_int(v, f, 0, (int64_t)1 << 53, &x, err);
+    if (st) return st;
+    *dst[k] = (uint64_t)x;
+  }
+  if (known != jl->n) return opd_arg_error(err, "limits", "members: max_tiles, max_grid_cells");
+  return OP_OK;
+}
+
 /* T2D-071 */
 static op_status op_outlines(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   op_settings2d st2;
@@ -201,9 +226,11 @@ static op_status op_outlines(opd_session *s, const opj *args, opj_w *res, op_err
   olist o, ob;
   if ((st = dec_outlines(args, "outlines", &o, err))) return st;
   if ((st = dec_outlines(args, "obstacles", &ob, err))) { olist_free(&o); return st; }
+  op_build2d_limits lim;
+  if ((st = dec_limits(args, &lim, err))) { olist_free(&o); olist_free(&ob); return st; }
   op_tile **tiles = NULL;
   size_t n = 0;
-  st = op_build2d_outlines_tiles(&st2, o.o, o.n, ob.o, ob.n, &tiles, &n, err);
+  st = op_build2d_outlines_tiles_limited(&st2, o.o, o.n, ob.o, ob.n, &lim, &tiles, &n, err);
   olist_free(&o);
   olist_free(&ob);
   if (st) return st;
@@ -239,10 +266,12 @@ static op_status op_tilemap(opd_session *s, const opj *args, opj_w *res, op_erro
   }
   olist ob;
   if ((st = dec_outlines(args, "obstacles", &ob, err))) { free(cells); return st; }
+  op_build2d_limits lim;
+  if ((st = dec_limits(args, &lim, err))) { free(cells); olist_free(&ob); return st; }
   op_tile **tiles = NULL;
   size_t n = 0;
-  st = op_build2d_tilemap_tiles(&st2, cells, (int32_t)w, (int32_t)h, mo, mc, ob.o, ob.n, &tiles,
-                                &n, err);
+  st = op_build2d_tilemap_tiles_limited(&st2, cells, (int32_t)w, (int32_t)h, mo, mc, ob.o, ob.n,
+                                        &lim, &tiles, &n, err);
   free(cells);
   olist_free(&ob);
   if (st) return st;

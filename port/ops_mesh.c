@@ -254,6 +254,34 @@ static op_status op_snap_load(opd_session *s, const opj *args, opj_w *res, op_er
   return st;
 }
 
+/* mesh.load {bytes} (MESH-068) / mesh.snapshot_open {bytes} (SNAP-026) -> {handle}: a new
+** mesh from the bytes alone. */
+static op_status load_new(opd_session *s, const opj *args, opj_w *res, op_error *err,
+                          int snapshot) {
+  uint8_t *data = NULL;
+  size_t len = 0;
+  if (opj_hexbytes(opj_get(args, "bytes"), &data, &len))
+    return opd_arg_error(err, "bytes", "must be a string of hex digit pairs");
+  op_mesh *m = NULL;
+  op_status st = snapshot ? op_mesh_snapshot_open(data, len, &m, err)
+                          : op_mesh_load(data, len, &m, err);
+  free(data);
+  if (st) return st;
+  int64_t h = opd_put(s, OPD_MESH, m);
+  if (h < 0) return opd_put_error(err, h); /* CONF-043 */
+  opj_w_key(res, "handle");
+  opj_w_int(res, h);
+  return OP_OK;
+}
+
+static op_status op_load(opd_session *s, const opj *args, opj_w *res, op_error *err) {
+  return load_new(s, args, res, err, 0);
+}
+
+static op_status op_snap_open(opd_session *s, const opj *args, opj_w *res, op_error *err) {
+  return load_new(s, args, res, err, 1);
+}
+
 const opd_op opd_ops_mesh[] = {
     {"mesh.create", op_create},
     {"mesh.add_tile", op_add},
@@ -266,5 +294,7 @@ const opd_op opd_ops_mesh[] = {
     {"mesh.save", op_save},
     {"mesh.snapshot_save", op_snap_save},
     {"mesh.snapshot_load", op_snap_load},
+    {"mesh.load", op_load},
+    {"mesh.snapshot_open", op_snap_open},
     {NULL, NULL},
 };

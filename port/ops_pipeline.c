@@ -1,6 +1,7 @@
 /*
 ** ops_pipeline.c -- protocol operations of the whole 3D build (spec/build3d-polys.md
-** section 6, POLY-230 .. POLY-233): build3d.soup, build3d.chunk, build3d.heightfield.
+** section 6, POLY-230 .. POLY-233): build3d.soup, build3d.chunk, build3d.heightfield, with
+** the optional work budget of spec/build3d-spans.md section 11 (SPAN-205).
 ** Table opd_ops_pipeline. The argument decoding and the tile part of the answer are
 ** shared with the tile cache's build ops (ops_pipeline.h; port/ops_tilecache.c, RT-151).
 */
@@ -256,17 +257,49 @@ op_status opd_pl_answer_tiles(opd_session *ss, opd_pl_args *a, const op_pipeline
   return OP_OK;
 }
 
+/* SPAN-205: the optional `limits` object {max_tile_grid_cells, max_tiles, max_build_cells},
+** each an integer in [0, 2^53] (0 or absent: the default of SPAN-201). */
+static op_status dec_limits(const opj *args, op_build_limits *l, op_error *err) {
+  static const char *const names[3] = {"max_tile_grid_cells", "max_tiles", "max_build_cells"};
+  memset(l, 0, sizeof *l);
+  const opj *jl = opj_get(args, "limits");
+  if (!jl || jl->type == OPJ_NULL) return OP_OK;
+  if (jl->type != OPJ_OBJ) return opd_arg_error(err, "limits", "must be an object");
+  uint64_t *dst[3] = {&l->max_tile_grid_cells, &l->max_tiles, &l->max_build_cells};
+  size_t known = 0;
+  for (int k = 0; k < 3; k++) {
+    const opj *v = opj_get(jl, names[k]);
+    if (!v) continue;
+    known++;
+    int64_t x;
+    if (opj_int(v, 0, (int64_t)1 << 53, &x)) {
+      char f[48];
+      snprintf(f, sizeof f, "limits.%s", names[k]);
+      return opd_arg_error(err, f, "must be an integer in 0..2^53");
+    }
+    *dst[k] = (uint64_t)x;
+  }
+  if (known != jl->n)
+    return opd_arg_error(err, "limits", "members: max_tile_grid_cells, max_tiles, max_build_cells");
+  return OP_OK;
+}
+
 /* POLY-230 .. POLY-233: decode, build, the mesh becomes a session handle, then the tiles. */
 static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error *err,
                           opd_pl_input input) {
   opd_pl_args a;
+  op_build_limits lim;
   op_pipeline_result r;
   memset(&r, 0, sizeof r);
   op_status st = opd_pl_decode(args, input, &a, err);
+  if (st == OP_OK) st = dec_limits(args, &lim, err);
   if (st == OP_OK) {
-    if (input == OPD_PL_SOUP) st = op_pipeline_build_soup(&a.sd.s, &a.soup, &a.hooks, &r, err);
-    else if (input == OPD_PL_CHUNK) st = op_pipeline_build_chunk(&a.sd.s, a.chunk, &a.hooks, &r, err);
-    else st = op_pipeline_build_heightfield(&a.sd.s, &a.cols, &a.hooks, &r, err);
+    if (input == OPD_PL_SOUP)
+      st = op_pipeline_build_soup_limited(&a.sd.s, &a.soup, &lim, &a.hooks, &r, err);
+    else if (input == OPD_PL_CHUNK)
+      st = op_pipeline_build_chunk_limited(&a.sd.s, a.chunk, &lim, &a.hooks, &r, err);
+    else
+      st = op_pipeline_build_heightfield_limited(&a.sd.s, &a.cols, &lim, &a.hooks, &r, err);
   }
   if (st == OP_OK) {
     int64_t h = opd_put(ss, OPD_MESH, r.mesh); /* takes ownership */

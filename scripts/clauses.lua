@@ -22,7 +22,10 @@ index") and docs/spec-authoring.md. Used as a module by scripts/matrix.lua:
 require("clauses") returns the table M below without running a command.
 ]]
 
-local lfs = require("lfs")
+-- The shared file helpers (scripts/lib/files.lua), found beside this script.
+package.path = (debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or ".") .. "/?.lua;" ..
+  package.path
+local F = require("lib.files")
 
 local M = {}
 
@@ -69,65 +72,10 @@ function M.normalise(s)
   return (s:gsub("%s+", " "):gsub("^ ", ""):gsub(" $", ""))
 end
 
-local function read_file(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-M.read_file = read_file
-
-local function split_lines(s)
-  local t = {}
-  for line in (s .. (s:sub(-1) == "\n" and "" or "\n")):gmatch("(.-)\r?\n") do
-    t[#t + 1] = line
-  end
-  return t
-end
-M.split_lines = split_lines
-
-local function is_dir(p) return lfs.attributes(p, "mode") == "directory" end
-local function is_file(p) return lfs.attributes(p, "mode") == "file" end
-
-local function sorted_entries(dir)
-  local t = {}
-  if not is_dir(dir) then return t end
-  for e in lfs.dir(dir) do
-    if e:sub(1, 1) ~= "." then t[#t + 1] = e end
-  end
-  table.sort(t)
-  return t
-end
-
--- Every regular file under root/rel (recursively, sorted), as root-relative paths.
-local function walk(root, rel, out)
-  out = out or {}
-  local full = root .. "/" .. rel
-  if is_file(full) then
-    out[#out + 1] = rel
-  elseif is_dir(full) then
-    for _, e in ipairs(sorted_entries(full)) do walk(root, rel .. "/" .. e, out) end
-  end
-  return out
-end
-M.walk = walk
-
--- Directory of this script; the default root is its parent.
-local function script_dir()
-  local src = debug.getinfo(1, "S").source
-  local p = src:sub(1, 1) == "@" and src:sub(2) or (arg and arg[0]) or "scripts/clauses.lua"
-  local d = p:match("^(.*)/[^/]*$") or "."
-  return d
-end
-M.script_dir = script_dir
-
-function M.default_root()
-  local d = script_dir()
-  if d == "scripts" or d == "./scripts" then return "." end
-  local parent = d:match("^(.+)/scripts$")
-  return parent or (d .. "/..")
-end
+local read_file, split_lines, walk = F.read_file, F.split_lines, F.walk
+local is_dir, is_file, sorted_entries = F.is_dir, F.is_file, F.sorted_entries
+M.read_file, M.split_lines, M.walk = read_file, split_lines, walk
+M.script_dir, M.default_root = F.script_dir, F.default_root
 
 -- Calls fn(pos, prefix, number, token) for each citation token PREFIX-NNN with a known
 -- prefix: an upper-case word, a hyphen and exactly three digits, not inside a longer word
@@ -846,8 +794,7 @@ function M.sections_text(root)
       in_sections = l:match("^#+%s*Sections%s*$") ~= nil
       col = nil
     elseif in_sections and l:match("^%s*|") then
-      local cells = {}
-      for c in (l:gsub("^%s*|", "") .. "|"):gmatch("([^|]*)|") do cells[#cells + 1] = c end
+      local cells = F.table_cells(l)
       if not col then
         for k, c in ipairs(cells) do
           if c:match("^%s*implemented in%s*$") then col, found = k, true end

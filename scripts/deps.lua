@@ -26,81 +26,19 @@ Prints one line per violation, "file:line: message", and exits 1 when there is a
 last line is a summary. Exit 2 on a usage error or a missing layer table.
 ]]
 
-local lfs = require("lfs")
+-- The shared file helpers (scripts/lib/files.lua), found beside this script.
+package.path = (debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or ".") .. "/?.lua;" ..
+  package.path
+local F = require("lib.files")
 
 local M = {}
 
 ---------------------------------------------------------------------------- utilities
 
-local function read_file(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("a")
-  f:close()
-  return s
-end
-
-local function split_lines(s)
-  local t = {}
-  for line in (s .. (s:sub(-1) == "\n" and "" or "\n")):gmatch("(.-)\r?\n") do
-    t[#t + 1] = line
-  end
-  return t
-end
-
-local function is_dir(p) return lfs.attributes(p, "mode") == "directory" end
-local function is_file(p) return lfs.attributes(p, "mode") == "file" end
-
-local function sorted_entries(dir)
-  local t = {}
-  if not is_dir(dir) then return t end
-  for e in lfs.dir(dir) do
-    if e:sub(1, 1) ~= "." then t[#t + 1] = e end
-  end
-  table.sort(t)
-  return t
-end
-
--- Every regular file under root/rel (recursively, sorted), as root-relative paths.
-local function walk(root, rel, out)
-  out = out or {}
-  local full = root .. "/" .. rel
-  if is_file(full) then
-    out[#out + 1] = rel
-  elseif is_dir(full) then
-    for _, e in ipairs(sorted_entries(full)) do walk(root, rel .. "/" .. e, out) end
-  end
-  return out
-end
-
-local function dirname(p) return p:match("^(.*)/[^/]*$") or "." end
-local function basename(p) return p:match("[^/]*$") end
-
--- Collapses "a/./b" and "a/x/../b"; returns nil when the path climbs above its start.
-local function normpath(p)
-  local out = {}
-  for part in p:gmatch("[^/]+") do
-    if part == ".." then
-      if #out == 0 then return nil end
-      out[#out] = nil
-    elseif part ~= "." then
-      out[#out + 1] = part
-    end
-  end
-  return table.concat(out, "/")
-end
-
-local function script_dir()
-  local src = debug.getinfo(1, "S").source
-  local p = src:sub(1, 1) == "@" and src:sub(2) or (arg and arg[0]) or "scripts/deps.lua"
-  return p:match("^(.*)/[^/]*$") or "."
-end
-
-local function default_root()
-  local d = script_dir()
-  if d == "scripts" or d == "./scripts" then return "." end
-  return d:match("^(.+)/scripts$") or (d .. "/..")
-end
+local read_file, split_lines, walk = F.read_file, F.split_lines, F.walk
+local is_dir, is_file, sorted_entries = F.is_dir, F.is_file, F.sorted_entries
+local dirname, basename, normpath = F.dirname, F.basename, F.normpath
+local default_root = F.default_root
 
 -- The #include lines of a C file: list of {line, name, angle}. Comments are blanked
 -- first, so an include inside a comment is not one.
@@ -154,8 +92,7 @@ function M.read_layers(root)
   for i, l in ipairs(split_lines(text)) do
     if l:match("^#") then in_layers = l:lower():match("^#+%s*layers") ~= nil
     elseif in_layers and l:match("^%s*|") then
-      local cells = {}
-      for c in (l:gsub("^%s*|", "") .. "|"):gmatch("([^|]*)|") do cells[#cells + 1] = c end
+      local cells = F.table_cells(l)
       local folder = cells[2] and cells[2]:match("^%s*`([%w_/]+)/`%s*$")
       if folder then
         if index[folder] then

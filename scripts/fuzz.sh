@@ -60,12 +60,18 @@ libs="$xxlibs -lm"
 srcs="$(find ref -name "*.c" | sort) $(ls port/*.c | grep -v port/main.c)"
 
 # The library is compiled once per engine into an archive; each harness links against it.
-build_lib() { # $1 = compiler, $2 = instrumentation flags, $3 = archive
-  local cc=$1 inst=$2 lib=$3 objdir=$3.obj
+# $4 (optional): an object directory of the same compiler whose objects are taken as they are
+# for every source outside ref/build3d/ (the no-trace-cmp archive recompiles only the 3D
+# pipeline, where the time goes; half the sources, so half the build).
+build_lib() { # $1 = compiler, $2 = instrumentation flags, $3 = archive, [$4 = objdir to reuse]
+  local cc=$1 inst=$2 lib=$3 objdir=$3.obj reuse=${4:-}
   rm -rf "$objdir"; mkdir -p "$objdir"
   local pids=() s o sflags i=0
   for s in $srcs; do
     o=$objdir/$(echo "$s" | tr / _).o
+    if [ -n "$reuse" ] && [ "${s#ref/build3d/}" = "$s" ] && [ -f "$reuse/$(basename "$o")" ]; then
+      cp "$reuse/$(basename "$o")" "$o"; continue
+    fi
     case $s in ref/*) sflags=-Iref ;; *) sflags= ;; esac
     $cc $cflags $sflags $inst -c "$s" -o "$o" &
     pids+=($!)
@@ -99,13 +105,15 @@ if [ "$need_lib" = 1 ]; then
 fi
 # A harness whose source names OP_FUZZ_LIB_NO_TRACE_CMP (the obstacle-history harness: whole
 # navmesh builds per input, where libFuzzer's comparison tracing of the library's numeric
-# loops costs two thirds of the time and its inputs are small decision bytes, not magic
-# values) links a second archive built without -fsanitize-coverage=trace-cmp (edge coverage
-# kept), built only when such a harness runs.
+# loops costs half the time and its inputs are small decision bytes, not magic values)
+# links a second archive whose ref/build3d/ objects are built without
+# -fsanitize-coverage=trace-cmp (edge coverage kept; the other objects are the first
+# archive's when it was built), built only when such a harness runs.
 lib_notc=$out/libonepath-$engine-notc.a
 if [ "$need_notc" = 1 ]; then
   echo "fuzz.sh: building the library without comparison tracing"
-  build_lib "$cc" "$inst_lib -fno-sanitize-coverage=trace-cmp" "$lib_notc" \
+  reuse=; [ "$need_lib" = 1 ] && reuse=$lib.obj
+  build_lib "$cc" "$inst_lib -fno-sanitize-coverage=trace-cmp" "$lib_notc" $reuse \
     || { echo "fuzz.sh: library build failed" >&2; exit 2; }
 fi
 

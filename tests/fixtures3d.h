@@ -1,7 +1,7 @@
 /*
 ** fixtures3d.h -- fixtures the 3D and mesh tests share: hand-made heightfield grids
 ** (SPAN-100), the Humanoid preset without detail sampling for a partition, generated
-** levels, cached and plain builds of a soup, the hand-made mesh tiling, empty meshes and
+** levels (whole, or tile by tile with a preset), cached and plain builds of a soup, the hand-made mesh tiling, empty meshes and
 ** strip tiles (MESH-001, FMT), the canonical bytes of a mesh, its snapshot and a tile
 ** cache's snapshot, byte equality, and the obstacle and volume constructors (RT-020,
 ** RT-040). Header only (tests/test_*.c build one executable each): every function is
@@ -57,6 +57,45 @@ static inline op_trimesh fx_level(const char *name, uint64_t seed, uint32_t size
     fprintf(stderr, "  level %s: %s\n", name, e.message);
   return m;
 }
+
+/* A level generated with a preset's settings (seed 11) and the tile range of its spans
+** build, as the per-tile property tests of the contour and polygon stages walk it. */
+typedef struct fx_level_tiles {
+  op_settings s;
+  op_cell_settings cell;
+  op_trimesh m; /* owned: fx_level_tiles_close */
+  op_soup soup;
+  double o[3], ymax;
+  int32_t nx, nz;
+} fx_level_tiles;
+
+/* 0, or -1 when a step fails (reported on stderr). */
+static inline int fx_level_tiles_open(fx_level_tiles *lt, const char *name, uint32_t size,
+                                      const char *preset) {
+  memset(lt, 0, sizeof *lt);
+  op_error e;
+  if (op_settings_preset(preset, &lt->s, &e) != OP_OK ||
+      op_settings_derive(&lt->s, &lt->cell, &e) != OP_OK ||
+      op_level_generate(name, 11, size, &lt->s, &lt->m, &e) != OP_OK) {
+    fprintf(stderr, "  level %s/%s: %s\n", name, preset, e.message);
+    return -1;
+  }
+  lt->soup = op_trimesh_soup(&lt->m);
+  if (op_soup_frame(&lt->soup, lt->o, &lt->ymax, &e) != OP_OK ||
+      op_spans_tile_range(&lt->s, &lt->soup, &lt->nx, &lt->nz, &e) != OP_OK) {
+    fprintf(stderr, "  level %s/%s: %s\n", name, preset, e.message);
+    return -1;
+  }
+  return 0;
+}
+
+/* The compact heightfield of tile (tx, tz); *out NULL for a tile with no span. */
+static inline op_status fx_level_tile(const fx_level_tiles *lt, int32_t tx, int32_t tz,
+                                      op_chf **out) {
+  return op_spans_build_tile(&lt->s, &lt->soup, lt->o, lt->o[1], lt->ymax, tx, tz, out, NULL);
+}
+
+static inline void fx_level_tiles_close(fx_level_tiles *lt) { op_trimesh_free(&lt->m); }
 
 /* A tile cache built from soup with s (op_pipeline_build_soup_cached); NULL on failure. */
 static inline op_tilecache *fx_cache(const op_settings *s, const op_soup *soup) {

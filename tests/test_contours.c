@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "build3d/contours/contours.h"
+#include "fixtures3d.h"
 #include "optest.h"
 #include "build3d/regions/regions.h"
 
@@ -695,22 +696,14 @@ static void check_tile(opt_state *opt_s_, const op_chf *c, const uint16_t *reg, 
 ** (simplicity counted) and again with error 0 (simplicity required). */
 static void run_level(opt_state *opt_s_, const char *name, uint32_t size, const char *preset,
                       int part, prop_stats *st) {
-  op_settings s;
-  OPT_CHECK(op_settings_preset(preset, &s, NULL) == OP_OK);
-  op_cell_settings cell;
-  OPT_CHECK(op_settings_derive(&s, &cell, NULL) == OP_OK);
-  op_trimesh m;
-  memset(&m, 0, sizeof m);
-  OPT_CHECK(op_level_generate(name, 11, size, &s, &m, NULL) == OP_OK);
-  op_soup soup = op_trimesh_soup(&m);
-  double o[3], ymax;
-  OPT_CHECK(op_soup_frame(&soup, o, &ymax, NULL) == OP_OK);
-  int32_t nx = 0, nz = 0;
-  OPT_CHECK(op_spans_tile_range(&s, &soup, &nx, &nz, NULL) == OP_OK);
-  for (int32_t tz = 0; tz < nz; tz++)
-    for (int32_t tx = 0; tx < nx; tx++) {
+  fx_level_tiles lt;
+  OPT_CHECK(fx_level_tiles_open(&lt, name, size, preset) == 0);
+  const op_settings s = lt.s;
+  const op_cell_settings cell = lt.cell;
+  for (int32_t tz = 0; tz < lt.nz; tz++)
+    for (int32_t tx = 0; tx < lt.nx; tx++) {
       op_chf *c = NULL;
-      OPT_CHECK(op_spans_build_tile(&s, &soup, o, o[1], ymax, tx, tz, &c, NULL) == OP_OK);
+      OPT_CHECK(fx_level_tile(&lt, tx, tz, &c) == OP_OK);
       if (!c) continue;
       int32_t *col = malloc(2 * ((size_t)c->nspans + 1) * sizeof *col);
       span_cols(c, col);
@@ -746,7 +739,7 @@ static void run_level(opt_state *opt_s_, const char *name, uint32_t size, const 
       free(col);
       op_chf_free(c);
     }
-  op_trimesh_free(&m);
+  fx_level_tiles_close(&lt);
 }
 
 static const char *const LEVEL_NAMES[4] = {"terrain", "city", "stairs", "dungeon"};

@@ -549,6 +549,44 @@ OPT_TEST(handle_limit, "CONF-043, CONF-014") {
   opd_session_free(s);
 }
 
+/* A request allocating several handles that fails at the limit gives them all back: the
+** next request may use them (CONF-014, CONF-040, CONF-043). Counted in handles, at the real
+** limit (placeholder objects fill the table quickly). */
+OPT_TEST(handle_limit_failed_request_gives_back, "CONF-043, CONF-014, CONF-040") {
+  opd_session *s = opd_session_new();
+  const int64_t limit = (int64_t)1 << 24;
+  int64_t last = 0;
+  for (int64_t i = 1; i <= limit - 2; i++) {
+    last = opd_put(s, OPD_PRNG, NULL);
+    if (last != i) break;
+  }
+  OPT_CHECK(last == limit - 2); /* two handles left */
+  /* a soup needing 5 handles (1 mesh, 4 tiles): limit, field handle, empty value */
+  static const char soup[] =
+      "{\"id\":3,\"op\":\"build3d.soup\",\"args\":{\"level\":{\"name\":\"terrain\","
+      "\"seed\":\"00000000000000a1\",\"size\":24},\"partition\":\"watershed\","
+      "\"preset\":\"Humanoid\"}}";
+  opj_doc *d = run(s, soup);
+  OPT_CHECK(is_error(d, 3, "limit", "handle", ""));
+  opj_free(d);
+  /* the two handles are still free, in order, and then the limit holds again */
+  OPT_CHECK(new_prng(s, 4, "0000000000000001") == limit - 1);
+  OPT_CHECK(new_prng(s, 5, "0000000000000002") == limit);
+  OPT_CHECK(new_prng(s, 6, "0000000000000003") == -1);
+  opd_session_free(s);
+  /* the same soup in a fresh session needs exactly handles 1 .. 5 (so it did need more
+  ** than the two left); after it the next handle is 6 */
+  s = opd_session_new();
+  d = run(s, soup);
+  const opj *ok = ok_of(d, 3);
+  int64_t mesh = 0;
+  OPT_CHECK(ok && opj_int(opj_get(ok, "mesh"), 1, limit, &mesh) == 0);
+  OPT_CHECK(ok && opj_get(ok, "tiles") && opj_get(ok, "tiles")->n == 4);
+  opj_free(d);
+  OPT_CHECK(new_prng(s, 7, "0000000000000001") == 6);
+  opd_session_free(s);
+}
+
 OPT_TEST(session_op_table, "CONF-051") {
   static const char *const listed[] = {
       "hello", "drop", "echo",
@@ -719,6 +757,7 @@ OPT_RUN(answer_ids);
 OPT_RUN(json_values);
 OPT_RUN(failed_requests_change_nothing);
 OPT_RUN(handle_limit);
+OPT_RUN(handle_limit_failed_request_gives_back);
 OPT_RUN(session_op_table);
 OPT_RUN(tilecache_cache_argument);
 OPT_RUN(tilecache_build_arguments);

@@ -3,6 +3,7 @@
 ** Expected texts are written by hand from the clauses (RFC 8259 + the value conventions).
 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,158 @@ OPT_TEST(double_roundtrip_random, "CONF-030") {
   OPT_CHECK(bad == 0);
 }
 
+/* ---- costs in proportion to the input (counted, never timed) */
+
+/* A growing text buffer for the generated inputs. */
+typedef struct tbuf {
+  char *p;
+  size_t n, cap;
+} tbuf;
+
+static void tb_add(tbuf *b, const char *s) {
+  size_t k = strlen(s);
+  if (b->n + k + 1 > b->cap) {
+    size_t nc = b->cap ? b->cap : 4096;
+    while (nc < b->n + k + 1) nc *= 2;
+    char *np = realloc(b->p, nc);
+    if (!np) abort();
+    b->p = np;
+    b->cap = nc;
+  }
+  memcpy(b->p + b->n, s, k + 1);
+  b->n += k;
+}
+
+/* {"k0":0,"k1":0,...} with n members, then extra (or "") before the closing brace. */
+static tbuf object_text(size_t n, const char *extra) {
+  tbuf b = {NULL, 0, 0};
+  char m[40];
+  tb_add(&b, "{");
+  for (size_t i = 0; i < n; i++) {
+    snprintf(m, sizeof m, "%s\"k%zu\":0", i ? "," : "", i);
+    tb_add(&b, m);
+  }
+  tb_add(&b, extra);
+  tb_add(&b, "}");
+  return b;
+}
+
+static opj_doc *PS(const tbuf *b, char *err, size_t errlen, size_t *off, int *lim, opj_stats *st) {
+  return opj_parse_stats(b->p, b->n, err, errlen, off, lim, st);
+}
+
+OPT_TEST(duplicate_keys_linear, "CONF-022") {
+  char err[200];
+  size_t off;
+  int lim;
+  opj_stats st;
+  /* the first repeated name in text order is reported, at the byte after it */
+  const char *t = "{\"a\":1,\"b\":2,\"a\":3}";
+  OPT_CHECK(opj_parse_stats(t, strlen(t), err, sizeof err, &off, &lim, &st) == NULL);
+  OPT_CHECK(off == 16 && !lim && strstr(err, "duplicate key \"a\"") && strstr(err, "at byte 16"));
+  /* 80,000 distinct names: the check compares names only when their hashes agree; the
+  ** quadratic check of before made 3.2 billion comparisons (10.6 s) */
+  tbuf b = object_text(80000, "");
+  opj_doc *d = PS(&b, err, sizeof err, &off, &lim, &st);
+  OPT_CHECK(d != NULL && opj_root(d)->n == 80000);
+  OPT_CHECK(st.key_compares <= 80000);
+  if (st.key_compares > 80000) fprintf(stderr, "  %zu key comparisons\n", st.key_compares);
+  const opj *v = opj_get(opj_root(d), "k79999");
+  OPT_CHECK(v && v->type == OPJ_NUM);
+  opj_free(d);
+  free(b.p);
+  /* repeats near the end: the first in text order is the one reported, at the byte
+  ** after it, whatever the set's order */
+  b = object_text(80000, ",\"k79990\":1,\"k5\":1,\"k7\":1");
+  size_t want = b.n - strlen(":1,\"k5\":1,\"k7\":1}");
+  OPT_CHECK(PS(&b, err, sizeof err, &off, &lim, &st) == NULL);
+  OPT_CHECK(off == want && !lim && strstr(err, "duplicate key \"k79990\""));
+  OPT_CHECK(st.key_compares <= 80002);
+  free(b.p);
+  b = object_text(80000, ",\"k5\":1,\"k79990\":1");
+  want = b.n - strlen(":1,\"k79990\":1}");
+  OPT_CHECK(PS(&b, err, sizeof err, &off, &lim, &st) == NULL);
+  OPT_CHECK(off == want && strstr(err, "duplicate key \"k5\""));
+  free(b.p);
+  /* names decoded before comparing: "\u0061" repeats "a"; nested objects keep their own */
+  OPT_CHECK(rejects("{\"a\":1,\"\\u0061\":2}"));
+  OPT_CHECK(!rejects("{\"a\":{\"a\":{\"a\":1}},\"b\":{\"a\":2}}"));
+  b = object_text(20, ",\"x\":{\"k3\":1,\"k19\":2}");
+  d = PS(&b, err, sizeof err, &off, &lim, &st);
+  OPT_CHECK(d != NULL && opj_get(opj_get(opj_root(d), "x"), "k19"));
+  opj_free(d);
+  free(b.p);
+}
+
+/* [0,0,...] with n zeros */
+static tbuf zeros_text(size_t n) {
+  tbuf b = {NULL, 0, 0};
+  tb_add(&b, "[");
+  for (size_t i = 0; i < n; i++) tb_add(&b, i ? ",0" : "0");
+  tb_add(&b, "]");
+  return b;
+}
+
+OPT_TEST(values_limit_and_memory, "CONF-037") {
+  char err[200];
+  size_t off;
+  int lim;
+  opj_stats st;
+  /* OPJ_MAX_VALUES values (the array and 2^21 - 1 numbers) are read ... */
+  tbuf b = zeros_text(OPJ_MAX_VALUES - 1);
+  opj_doc *d = PS(&b, err, sizeof err, &off, &lim, &st);
+  OPT_CHECK(d != NULL && st.values == OPJ_MAX_VALUES);
+  /* ... holding at most OPJ_VALUE_BYTES a value beside the text; a number in a list 88
+  ** (node 56, its text 8, its item 8, work stack at most 16; it was about 104) */
+  OPT_CHECK(st.bytes_peak <= (size_t)OPJ_VALUE_BYTES * st.values + b.n + 65536 + 256);
+  OPT_CHECK(st.bytes_peak <= (size_t)88 * st.values + 65536 + 256);
+  fprintf(stderr, "  numbers: %zu bytes held for %zu values (%.1f a value)\n", st.bytes_peak,
+          st.values, (double)st.bytes_peak / (double)st.values);
+  opj_free(d);
+  free(b.p);
+  /* one more is a limit error at the byte where the extra value begins */
+  b = zeros_text(OPJ_MAX_VALUES);
+  OPT_CHECK(PS(&b, err, sizeof err, &off, &lim, &st) == NULL);
+  OPT_CHECK(lim && off == b.n - 2 && st.values == OPJ_MAX_VALUES);
+  free(b.p);
+  /* whatever follows it: a bad byte after the extra value's first byte is not reached */
+  b = zeros_text(OPJ_MAX_VALUES - 1);
+  b.p[b.n - 1] = ',';
+  tb_add(&b, "tx]");
+  OPT_CHECK(PS(&b, err, sizeof err, &off, &lim, &st) == NULL && lim && off == b.n - 3);
+  /* a syntax error before the limit is an argument error */
+  b.p[b.n - 3] = 'x';
+  OPT_CHECK(PS(&b, err, sizeof err, &off, &lim, &st) == NULL && !lim && off == b.n - 3);
+  free(b.p);
+  /* a text 8 times longer costs no more: the memory stops growing at the limit (the 63 MB
+  ** array of the issue held 3.3 GB before being rejected) */
+  b = zeros_text(8 * (size_t)OPJ_MAX_VALUES);
+  OPT_CHECK(PS(&b, err, sizeof err, &off, &lim, &st) == NULL && lim);
+  OPT_CHECK(st.bytes_peak <= (size_t)OPJ_VALUE_BYTES * OPJ_MAX_VALUES + 65536 + 256);
+  free(b.p);
+  /* objects: names and their set, strings, nested containers stay in the bound too */
+  b = object_text(OPJ_MAX_VALUES - 1, "");
+  d = PS(&b, err, sizeof err, &off, &lim, &st);
+  OPT_CHECK(d != NULL && st.values == OPJ_MAX_VALUES);
+  OPT_CHECK(st.bytes_peak <= (size_t)OPJ_VALUE_BYTES * st.values + b.n + 65536 + 256);
+  fprintf(stderr, "  members: %zu bytes held for %zu values (%.1f a value), text %zu\n",
+          st.bytes_peak, st.values, (double)st.bytes_peak / (double)st.values, b.n);
+  opj_free(d);
+  free(b.p);
+  b = (tbuf){NULL, 0, 0};
+  tb_add(&b, "[");
+  for (size_t i = 0; i < OPJ_MAX_VALUES / 2 - 1; i++) tb_add(&b, i ? ",[\"\"]" : "[\"\"]");
+  tb_add(&b, "]");
+  d = PS(&b, err, sizeof err, &off, &lim, &st);
+  OPT_CHECK(d != NULL && st.values == OPJ_MAX_VALUES - 1);
+  OPT_CHECK(st.bytes_peak <= (size_t)OPJ_VALUE_BYTES * st.values + b.n + 65536 + 256);
+  OPT_CHECK(st.bytes_peak <= (size_t)88 * st.values + b.n + 65536 + 256);
+  fprintf(stderr, "  nested: %zu bytes held for %zu values (%.1f a value)\n", st.bytes_peak,
+          st.values, (double)st.bytes_peak / (double)st.values);
+  opj_free(d);
+  free(b.p);
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(strict_grammar);
 OPT_RUN(string_escapes);
@@ -225,4 +378,6 @@ OPT_RUN(integers);
 OPT_RUN(u64_and_bytes);
 OPT_RUN(writer_shapes);
 OPT_RUN(double_roundtrip_random);
+OPT_RUN(duplicate_keys_linear);
+OPT_RUN(values_limit_and_memory);
 OPT_MAIN_END

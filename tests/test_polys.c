@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixtures3d.h"
 #include "optest.h"
 #include "build3d/polys/polys.h"
 #include "build3d/regions/regions.h"
@@ -543,22 +544,14 @@ typedef struct lstats {
 
 static void run_level(opt_state *opt_s_, const char *name, uint32_t size, const char *preset,
                       int part, lstats *st) {
-  op_settings s;
-  OPT_CHECK(op_settings_preset(preset, &s, NULL) == OP_OK);
-  op_cell_settings cell;
-  OPT_CHECK(op_settings_derive(&s, &cell, NULL) == OP_OK);
-  op_trimesh m;
-  memset(&m, 0, sizeof m);
-  OPT_CHECK(op_level_generate(name, 11, size, &s, &m, NULL) == OP_OK);
-  op_soup soup = op_trimesh_soup(&m);
-  double o[3], ymax;
-  OPT_CHECK(op_soup_frame(&soup, o, &ymax, NULL) == OP_OK);
-  int32_t nx = 0, nz = 0;
-  OPT_CHECK(op_spans_tile_range(&s, &soup, &nx, &nz, NULL) == OP_OK);
-  for (int32_t tz = 0; tz < nz; tz++)
-    for (int32_t tx = 0; tx < nx; tx++) {
+  fx_level_tiles lt;
+  OPT_CHECK(fx_level_tiles_open(&lt, name, size, preset) == 0);
+  const op_settings s = lt.s;
+  const op_cell_settings cell = lt.cell;
+  for (int32_t tz = 0; tz < lt.nz; tz++)
+    for (int32_t tx = 0; tx < lt.nx; tx++) {
       op_chf *c = NULL;
-      OPT_CHECK(op_spans_build_tile(&s, &soup, o, o[1], ymax, tx, tz, &c, NULL) == OP_OK);
+      OPT_CHECK(fx_level_tile(&lt, tx, tz, &c) == OP_OK);
       if (!c) continue;
       op_regions rg;
       memset(&rg, 0, sizeof rg);
@@ -589,7 +582,7 @@ static void run_level(opt_state *opt_s_, const char *name, uint32_t size, const 
       }
       op_chf_free(c);
     }
-  op_trimesh_free(&m);
+  fx_level_tiles_close(&lt);
 }
 
 /* POLY-043, POLY-060, POLY-061, POLY-071 on every generator, preset and partition:

@@ -4,52 +4,40 @@
 ** operation is written in the order the spec gives it; PRNG draws are one call per
 ** value in the spec's order (MATH-046).
 */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "onepath_build3d.h"
+#include "core/bytes.h"
 #include "core/internal.h"
 
 /* ------------------------------------------------------------ canonical bytes */
-
-static void put_u32(uint8_t *p, uint32_t v) {
-  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_f64(uint8_t *p, double d) {
-  uint64_t v;
-  memcpy(&v, &d, sizeof v);
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* LVL-010 */
 op_status op_soup_save(const op_soup *s, op_bytes *out, op_error *err) {
   op_status st = op_soup_validate(s, err);
   if (st != OP_OK) return st;
   size_t len = 16 + 24 * (size_t)s->nverts + 12 * (size_t)s->ntris;
-  uint8_t *p = malloc(len);
-  if (!p) return opc_nomem(err, "soup");
-  memcpy(p, "OPTS", 4); /* LVL-010: "OPTS", distinct from the tile magic "OPTL" */
-  put_u32(p + 4, 1);
-  put_u32(p + 8, s->nverts);
-  put_u32(p + 12, s->ntris);
-  uint8_t *q = p + 16;
-  for (size_t i = 0; i < 3 * (size_t)s->nverts; i++, q += 8) put_f64(q, s->verts[i]);
-  for (size_t i = 0; i < 3 * (size_t)s->ntris; i++, q += 4) put_u32(q, s->tris[i]);
-  out->data = p;
-  out->len = len;
+  opc_buf b = {NULL, 0, 0, 0};
+  if (opc_buf_reserve(&b, len)) return opc_nomem(err, "soup"); /* exact size: no put reallocates */
+  opc_put(&b, "OPTS", 4); /* LVL-010: "OPTS", distinct from the tile magic "OPTL" */
+  opc_put_u32(&b, 1);
+  opc_put_u32(&b, s->nverts);
+  opc_put_u32(&b, s->ntris);
+  for (size_t i = 0; i < 3 * (size_t)s->nverts; i++) opc_put_f64(&b, s->verts[i]);
+  for (size_t i = 0; i < 3 * (size_t)s->ntris; i++) opc_put_u32(&b, s->tris[i]);
+  assert(!b.oom && b.len == len);
+  out->data = b.p;
+  out->len = b.len;
   return OP_OK;
-}
-
-static uint32_t get_u32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* LVL-011 */
 op_status op_soup_load(const uint8_t *data, size_t len, op_trimesh *out, op_error *err) {
   if (len < 16) return op_fail_i(err, OP_E_FORMAT, "length", (long long)len, "shorter than the header");
   if (memcmp(data, "OPTS", 4) != 0) return op_fail(err, OP_E_FORMAT, "magic", "", "not OPTS");
-  uint32_t ver = get_u32(data + 4), nv = get_u32(data + 8), nt = get_u32(data + 12);
+  uint32_t ver = opc_rd_u32(data + 4), nv = opc_rd_u32(data + 8), nt = opc_rd_u32(data + 12);
   if (ver != 1) return op_fail_i(err, OP_E_FORMAT, "version", ver, "version must be 1");
   if (nv > OP_SOUP_MAX_VERTS) return op_fail_i(err, OP_E_LIMIT, "verts", nv, "at most 2^24 vertices");
   if (nt > OP_SOUP_MAX_TRIS) return op_fail_i(err, OP_E_LIMIT, "tris", nt, "at most 2^24 triangles");
@@ -66,11 +54,8 @@ op_status op_soup_load(const uint8_t *data, size_t len, op_trimesh *out, op_erro
   m.nverts = m.cap_verts = nv;
   m.ntris = m.cap_tris = nt;
   const uint8_t *q = data + 16;
-  for (size_t i = 0; i < 3 * (size_t)nv; i++, q += 8) {
-    uint64_t b = (uint64_t)get_u32(q) | (uint64_t)get_u32(q + 4) << 32;
-    memcpy(&m.verts[i], &b, sizeof b);
-  }
-  for (size_t i = 0; i < 3 * (size_t)nt; i++, q += 4) m.tris[i] = get_u32(q);
+  for (size_t i = 0; i < 3 * (size_t)nv; i++, q += 8) m.verts[i] = opc_rd_f64(q);
+  for (size_t i = 0; i < 3 * (size_t)nt; i++, q += 4) m.tris[i] = opc_rd_u32(q);
   op_soup s = op_trimesh_soup(&m);
   op_status st = op_soup_validate(&s, err); /* SPAN-052 */
   if (st != OP_OK) {

@@ -125,7 +125,9 @@ static const double C14 = -0x1.93974a8c07c9dp-37;
 static const double C16 = 0x1.ae7f3e733b81fp-45;
 static const double C18 = -0x1.6827863b97d97p-53;
 
-/* MATH-035: sine of the reduced argument x + y (|y| <= ulp(x)/2). */
+/* MATH-035: sine of the reduced argument x + y (|y| <= ulp(x)/2). Kept apart from
+** kernel_cos though the Horner shape is alike: the two clauses fix different
+** coefficients and tails, each written out in the spec's order. */
 static double kernel_sin(double x, double y) {
   double z = x * x;
   double v = z * x;

@@ -54,6 +54,31 @@ op_status opm_check_params(const op_mesh_params *p, op_error *err) {
   return OP_OK;
 }
 
+/* MESH-067: a parameter block read from bytes (a mesh serialization or a snapshot,
+** SNAP-025): MESH-002..MESH-004's checks in their order, then no -0.0 in origin[0..2] and
+** walkable_climb (MESH-002 stores +0.0, so no mesh's block holds -0.0); each failure a
+** format error naming `params.<field>` with the block's value. */
+op_status opm_check_params_block(const op_mesh_params *p, op_error *err) {
+  op_error e;
+  op_clear(&e);
+  if (opm_check_params(p, &e)) {
+    char field[sizeof e.field + 8];
+    snprintf(field, sizeof field, "params.%s", e.field);
+    return op_fail(err, OP_E_FORMAT, field, e.value, "parameter block: %s", e.message);
+  }
+  static const char *const names[4] = {"params.tiling.origin[0]", "params.tiling.origin[1]",
+                                       "params.tiling.origin[2]", "params.walkable_climb"};
+  const double v[4] = {p->tiling.origin[0], p->tiling.origin[1], p->tiling.origin[2],
+                       p->walkable_climb};
+  for (int i = 0; i < 4; i++) {
+    uint64_t u;
+    memcpy(&u, &v[i], sizeof u);
+    if (u == 0x8000000000000000ull) /* MESH-067: -0.0 is never saved */
+      return op_fail_d(err, OP_E_FORMAT, names[i], v[i], "-0.0 is not a saved parameter");
+  }
+  return OP_OK;
+}
+
 static int same_f64(double a, double b) { /* MESH-005: equal bit patterns */
   uint64_t ua, ub;
   memcpy(&ua, &a, sizeof ua);

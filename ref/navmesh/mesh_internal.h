@@ -1,8 +1,8 @@
 /*
 ** mesh_internal.h -- the TiledNavMesh's internal state (spec/navmesh-mesh.md), shared by
 ** the mesh's files in ref/navmesh/: mesh.c (state, slots, the single operations, edits,
-** serialization), mesh_links.c (stitching, MESH-020..MESH-024), mesh_batch.c (opm_batch,
-** for the tile cache), mesh_read.c (the readers, MESH-060..MESH-066) and snapshot.c
+** serialization), mesh_load.c (Deserialize, MESH-067 .. MESH-070), mesh_links.c (stitching,
+** MESH-020..MESH-024), mesh_batch.c (opm_batch, for the tile cache), mesh_read.c (the readers, MESH-060..MESH-066) and snapshot.c
 ** (spec/navmesh-snapshot.md). Not part of the public API.
 */
 #ifndef OP_MESH_INTERNAL_H
@@ -118,6 +118,8 @@ static inline void *opm_realloc(opm_alloc *a, void *p, size_t n) {
 
 /* Validates mesh parameters (MESH-002..MESH-004). */
 op_status opm_check_params(const op_mesh_params *p, op_error *err);
+/* MESH-067: the checks of a parameter block read from bytes (format errors `params.*`). */
+op_status opm_check_params_block(const op_mesh_params *p, op_error *err);
 /* Compares a tiling to the mesh's field by field (MESH-005); `prefix` is prepended to
 ** the field name ("tiling." or "params.tiling."); kind is the error kind to raise. */
 op_status opm_check_tiling(const op_tiling *want, const op_tiling *got, const char *prefix,

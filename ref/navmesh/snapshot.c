@@ -140,25 +140,33 @@ op_status opsn_read_u32(opsn_rd *r, uint32_t *v, const char *fmt, ...) {
   return OP_OK;
 }
 
-/* SNAP-006: the snapshot's parameters equal the mesh's. */
-static op_status read_params(opsn_rd *r, const op_mesh_params *want) {
+/* SNAP-003: the 60-byte parameter block `params` (MESH-040's bytes 8 .. 67), read whole. */
+op_status opsn_read_params_block(opsn_rd *r, op_mesh_params *got) {
   op_status st = opsn_need(r, 60, "params");
   if (st) return st;
   const uint8_t *q = r->p + r->off;
-  op_mesh_params got;
-  for (int i = 0; i < 3; i++) got.tiling.origin[i] = opc_rd_f64(q + 8 * i);
-  got.tiling.cell_size = opc_rd_f64(q + 24);
-  got.tiling.cell_height = opc_rd_f64(q + 32);
-  got.tiling.tile_cells = opc_rd_u32(q + 40);
-  got.tiling.max_verts_per_poly = opc_rd_u32(q + 44);
-  got.walkable_climb = opc_rd_f64(q + 48);
-  got.max_tiles = opc_rd_u32(q + 56);
+  for (int i = 0; i < 3; i++) got->tiling.origin[i] = opc_rd_f64(q + 8 * i);
+  got->tiling.cell_size = opc_rd_f64(q + 24);
+  got->tiling.cell_height = opc_rd_f64(q + 32);
+  got->tiling.tile_cells = opc_rd_u32(q + 40);
+  got->tiling.max_verts_per_poly = opc_rd_u32(q + 44);
+  got->walkable_climb = opc_rd_f64(q + 48);
+  got->max_tiles = opc_rd_u32(q + 56);
   r->off += 60;
+  return OP_OK;
+}
+
+/* SNAP-006: the snapshot's parameters equal the mesh's. */
+static op_status read_params(opsn_rd *r, const op_mesh_params *want) {
+  op_mesh_params got;
+  op_status st = opsn_read_params_block(r, &got);
+  if (st) return st;
   if ((st = opm_check_tiling(&want->tiling, &got.tiling, "params.tiling.", OP_E_FORMAT, r->err)))
     return st;
-  uint64_t wc;
+  uint64_t wc, gc;
   memcpy(&wc, &want->walkable_climb, sizeof wc);
-  if (opc_rd_u64(q + 48) != wc)
+  memcpy(&gc, &got.walkable_climb, sizeof gc);
+  if (gc != wc)
     return op_fail_d(r->err, OP_E_FORMAT, "params.walkable_climb", got.walkable_climb,
                      "differs from the mesh's walkable_climb");
   if (got.max_tiles != want->max_tiles)
@@ -167,20 +175,27 @@ static op_status read_params(opsn_rd *r, const op_mesh_params *want) {
   return OP_OK;
 }
 
-/* SNAP-015: magic, version, params, nsections. */
-op_status opsn_read_header(opsn_rd *r, const op_mesh_params *want, uint32_t *nsec) {
+/* SNAP-015 (and MESH-067 with magic "OPMS"): the magic, then the version 1. */
+op_status opsn_read_magic_version(opsn_rd *r, const char *magic, const char *what) {
   op_status st = opsn_need(r, 4, "magic");
   if (st) return st;
-  if (memcmp(r->p + r->off, "OPSN", 4) != 0) {
+  if (memcmp(r->p + r->off, magic, 4) != 0) {
     const uint8_t *q = r->p + r->off;
     char hex[16];
     snprintf(hex, sizeof hex, "%02x%02x%02x%02x", q[0], q[1], q[2], q[3]);
-    return opsn_fail(r, hex, "not a OnePath mesh snapshot", "magic");
+    return opsn_fail(r, hex, what, "magic");
   }
   r->off += 4;
   uint32_t ver;
   if ((st = opsn_read_u32(r, &ver, "version"))) return st;
-  if (ver != OPSN_VERSION) return opsn_fail_u(r, ver, "unsupported snapshot version", "version");
+  if (ver != OPSN_VERSION) return opsn_fail_u(r, ver, "unsupported version", "version");
+  return OP_OK;
+}
+
+/* SNAP-015: magic, version, params, nsections. */
+op_status opsn_read_header(opsn_rd *r, const op_mesh_params *want, uint32_t *nsec) {
+  op_status st = opsn_read_magic_version(r, "OPSN", "not a OnePath mesh snapshot");
+  if (st) return st;
   if ((st = read_params(r, want))) return st;
   if ((st = opsn_read_u32(r, nsec, "nsections"))) return st;
   if (*nsec < 1 || *nsec > OPSN_MAX_SECTIONS) /* SNAP-004 */
@@ -229,7 +244,8 @@ op_status opsn_check_end(opsn_rd *r) {
 
 /* SNAP-013 steps 2-4: tile record i's position and tile, checked against tmp; the tile
 ** becomes the caller's (*out). */
-static op_status read_tile(opsn_rd *r, const op_mesh *tmp, uint32_t i, op_tile **out) {
+static op_status read_tile(opsn_rd *r, const op_mesh *tmp, uint32_t i, op_tile **out,
+                           const char *nomem) {
   op_status st;
   uint32_t pos[3], tlen;
   static const char *const pn[3] = {"x", "z", "layer"};
@@ -242,7 +258,7 @@ static op_status read_tile(opsn_rd *r, const op_mesh *tmp, uint32_t i, op_tile *
   op_clear(&te);
   st = op_tile_load(r->p + r->off, tlen, &t, &te);
   if (st) { /* SNAP-013: the tile's own error, inside this record */
-    if (st == OP_E_NOMEM) return opc_nomem(r->err, "snapshot");
+    if (st == OP_E_NOMEM) return opc_nomem(r->err, nomem);
     return opsn_fail(r, te.value, te.message, "tiles[%u].tile.%s", i, te.field);
   }
   r->off += tlen;
@@ -368,20 +384,32 @@ op_status opsn_read_slots(opsn_rd *r, opsn_slots *sl) {
   prev = -1;
   uint32_t j = 0; /* the first empty-slot record not below the tile record's slot */
   for (uint32_t i = 0; i < ntiles; i++) {
-    if ((st = read_slot_gen(r, tmp, "tiles", i, prev, &s, &gen))) return st;
-    while (j < nfree && free_slot(sl, j) < s) j++; /* both lists ascend */
-    if (j < nfree && free_slot(sl, j) == s) /* SNAP-013: listed as empty */
-      return opsn_fail_u(r, s, "slot is also listed as empty", "tiles[%u].slot", i);
+    if ((st = opsn_read_tile_record(r, tmp, i, prev, sl, &j, &s, "snapshot"))) return st;
     prev = s;
-    op_tile *t = NULL;
-    if ((st = read_tile(r, tmp, i, &t))) return st;
-    if (!opm_append(tmp, s, gen) || opm_install(tmp, tmp->nslots - 1, gen, t)) {
-      op_tile_free(t);
-      return opc_nomem(r->err, "snapshot");
-    }
-    if ((st = read_edits(r, tmp->slots[tmp->nslots - 1].occ, i))) return st;
   }
   return OP_OK;
+}
+
+/* SNAP-013 steps 1 .. 5 (MESH-068 for a mesh serialization, empties NULL). */
+op_status opsn_read_tile_record(opsn_rd *r, op_mesh *tmp, uint32_t i, int64_t prev,
+                                const opsn_slots *empties, uint32_t *j, uint32_t *slot,
+                                const char *nomem) {
+  uint32_t s, gen;
+  op_status st;
+  if ((st = read_slot_gen(r, tmp, "tiles", i, prev, &s, &gen))) return st;
+  if (empties) {
+    while (*j < empties->nfree && free_slot(empties, *j) < s) (*j)++; /* both lists ascend */
+    if (*j < empties->nfree && free_slot(empties, *j) == s) /* SNAP-013: listed as empty */
+      return opsn_fail_u(r, s, "slot is also listed as empty", "tiles[%u].slot", i);
+  }
+  op_tile *t = NULL;
+  if ((st = read_tile(r, tmp, i, &t, nomem))) return st;
+  if (!opm_append(tmp, s, gen) || opm_install(tmp, tmp->nslots - 1, gen, t)) {
+    op_tile_free(t);
+    return opc_nomem(r->err, nomem);
+  }
+  *slot = s;
+  return read_edits(r, tmp->slots[tmp->nslots - 1].occ, i);
 }
 
 /* SNAP-007: merges the checked empty-slot records into tmp's stored slots (the tiles; both
@@ -464,6 +492,59 @@ op_status op_mesh_snapshot_load(op_mesh *m, const uint8_t *data, size_t len, op_
     return st;
   }
   opsn_slots_commit(&s, m);
+  op_clear(err);
+  return OP_OK;
+}
+
+/* ------------------------------------------------ opening without the parameters */
+
+/* SNAP-025: magic, version, the parameter block and MESH-067's checks of it. */
+static op_status read_own_params(opsn_rd *r, op_mesh_params *p) {
+  op_status st = opsn_read_magic_version(r, "OPSN", "not a OnePath mesh snapshot");
+  if (!st) st = opsn_read_params_block(r, p);
+  if (!st) st = opm_check_params_block(p, r->err);
+  return st;
+}
+
+op_status op_mesh_snapshot_params(const uint8_t *data, size_t len, op_mesh_params *out,
+                                  op_error *err) {
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output is required");
+  if (!data && len) return op_fail(err, OP_E_ARGUMENT, "data", "NULL", "data is required");
+  static const uint8_t empty[1] = {0};
+  opsn_rd r = {data ? data : empty, len, 0, err};
+  op_mesh_params p;
+  op_status st = read_own_params(&r, &p); /* SNAP-025 */
+  if (st) return st;
+  *out = p;
+  op_clear(err);
+  return OP_OK;
+}
+
+op_status op_mesh_snapshot_open(const uint8_t *data, size_t len, op_mesh **out, op_error *err) {
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output is required");
+  *out = NULL;
+  if (!data && len) return op_fail(err, OP_E_ARGUMENT, "data", "NULL", "data is required");
+  static const uint8_t empty[1] = {0};
+  opsn_rd r = {data ? data : empty, len, 0, err};
+  op_mesh_params p;
+  op_status st = read_own_params(&r, &p); /* SNAP-026: SNAP-025 first */
+  if (st) return st;
+  /* SNAP-026: then a load into a mesh with those parameters (SNAP-015 from the first byte;
+  ** its SNAP-006 check passes, the parameters being the snapshot's own). */
+  r.off = 0;
+  opsn_slots s;
+  opsn_slots_init(&s, &p);
+  st = parse(&r, &s);
+  if (!st) st = opsn_slots_finish(&s, err);
+  op_mesh *m = NULL;
+  if (!st && !(m = malloc(sizeof *m))) st = opc_nomem(err, "snapshot");
+  if (st) {
+    opsn_slots_free(&s);
+    return st;
+  }
+  opm_init(m, &p);
+  opsn_slots_commit(&s, m);
+  *out = m;
   op_clear(err);
   return OP_OK;
 }

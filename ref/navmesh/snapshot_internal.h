@@ -1,8 +1,9 @@
 /*
 ** snapshot_internal.h -- the pieces of the snapshot writer and reader (spec/navmesh-snapshot.md)
 ** shared by ref/navmesh/snapshot.c (mesh snapshots, SNAP-001 .. SNAP-015) and
-** ref/build3d/runtime/tilecache_snapshot.c (tile cache snapshots, SNAP-016 .. SNAP-022): the header, section
-** framing, the SLOT payload both ways, and the bounds-checked reader whose errors name the
+** ref/build3d/runtime/tilecache_snapshot.c (tile cache snapshots, SNAP-016 .. SNAP-022), and
+** the tile records of ref/navmesh/mesh_load.c (MESH-067 ..): the header, section framing, the
+** SLOT payload both ways, and the bounds-checked reader whose errors name the
 ** field and, for a short read, the offset where the available bytes end (SNAP-003).
 ** Not part of the public API.
 */
@@ -67,6 +68,11 @@ op_status opsn_read_u32(opsn_rd *r, uint32_t *v, const char *fmt, ...)
 #endif
     ;
 
+/* SNAP-003: reads the 60-byte parameter block `params` whole into *got (no checks). */
+op_status opsn_read_params_block(opsn_rd *r, op_mesh_params *got);
+/* SNAP-015 / MESH-067: the 4 magic bytes (else format error `magic`, lower-case hex; why the
+** sentence), then `version` 1. */
+op_status opsn_read_magic_version(opsn_rd *r, const char *magic, const char *why);
 /* SNAP-015 up to nsections: magic, version, params against want (SNAP-006), nsections in
 ** [1, 16] (SNAP-004). */
 op_status opsn_read_header(opsn_rd *r, const op_mesh_params *want, uint32_t *nsec);
@@ -93,6 +99,13 @@ typedef struct opsn_slots {
 void opsn_slots_init(opsn_slots *s, const op_mesh_params *p);
 /* SNAP-010, SNAP-012 .. SNAP-014: parses and checks the SLOT payload of sub. */
 op_status opsn_read_slots(opsn_rd *sub, opsn_slots *s);
+/* SNAP-013 steps 1 .. 5 (MESH-068): tile record i, after a record of slot prev (-1: none):
+** slot, generation, not an empty-slot record of empties (NULL: none; *j the cursor into
+** them, 0 at the first record), the tile, its edits. Installs it as the last stored slot of
+** tmp (without links); *slot its slot. Out of memory is out_of_memory `nomem`. */
+op_status opsn_read_tile_record(opsn_rd *r, op_mesh *tmp, uint32_t i, int64_t prev,
+                                const opsn_slots *empties, uint32_t *j, uint32_t *slot,
+                                const char *nomem);
 /* SNAP-007: computes every tile's links and adds the empty-slot records. After it, s->tmp is
 ** the complete mesh state. Fails only for memory (out_of_memory `snapshot`). */
 op_status opsn_slots_finish(opsn_slots *s, op_error *err);

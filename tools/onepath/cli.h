@@ -33,24 +33,28 @@
 
 /* ------------------------------------------------------------------ args.c */
 
-/* The name messages start with ("onepath build"); set once by main before a command runs. */
-void cli_set_command(const char *name);
+/* The context of one run of the tool, made by main and passed to every command and to
+** every function that reports a message or reads a file (no global state). */
+typedef struct cli_ctx {
+  const char *cmd;   /* the name messages start with ("onepath build") */
+  uint64_t max_file; /* the file-size cap: --max-file-size, else CLI_MAX_FILE_DEFAULT */
+} cli_ctx;
 /* "NAME: message" and the --help hint on stderr; returns CLI_EXIT_USAGE. */
-int cli_usage_error(const char *fmt, ...)
+int cli_usage_error(cli_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* "NAME: message" on stderr; returns CLI_EXIT_FAIL. */
-int cli_fail(const char *fmt, ...)
+int cli_fail(cli_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* A library error: its kind, field, value and message; returns CLI_EXIT_FAIL. */
-int cli_fail_op(const char *what, const op_error *e);
+int cli_fail_op(cli_ctx *ctx, const char *what, const op_error *e);
 /* A setting refused by op_settings_validate / op_settings2d_validate; CLI_EXIT_USAGE. */
-int cli_invalid_setting(const op_error *e);
+int cli_invalid_setting(cli_ctx *ctx, const op_error *e);
 
 typedef struct cli_args {
   int argc;
@@ -59,14 +63,16 @@ typedef struct cli_args {
 } cli_args;
 
 /* The value of option argv[i] (the next word); NULL after reporting a usage error. */
-const char *cli_opt_value(cli_args *a);
+const char *cli_opt_value(cli_ctx *ctx, cli_args *a);
 int cli_parse_double(const char *s, double *out);
 int cli_parse_i64(const char *s, long long lo, long long hi, long long *out);
 int cli_parse_hex64(const char *s, uint64_t *out);
 int cli_parse_partition(const char *s, op_partition *p);
 const char *cli_partition_name(op_partition p);
 /* --set key=value for the 2D settings (T2D-010 names). */
-int cli_set_2d(op_settings2d *s, const char *kv);
+int cli_set_2d(cli_ctx *ctx, op_settings2d *s, const char *kv);
+/* The 3D --set keys with their ranges and units (COMMAND --help). */
+void cli_print_set_keys(FILE *f);
 /* 0 when name is Humanoid, Small or Large. */
 int cli_check_preset(const char *name);
 
@@ -85,20 +91,30 @@ typedef struct cli_input3d {
 } cli_input3d;
 
 /* Ready for cli_input_option; room for argc settings. 0 or CLI_EXIT_FAIL. */
-int cli_input_init(cli_input3d *in, int argc);
+int cli_input_init(cli_ctx *ctx, cli_input3d *in, int argc);
 void cli_input_free(cli_input3d *in);
 /* Handles one input or settings option at a->argv[a->i]; 1 consumed, 0 not ours,
 ** -1 error (*status: the exit code). */
-int cli_input_option(cli_args *a, cli_input3d *in, int *status);
+int cli_input_option(cli_ctx *ctx, cli_args *a, cli_input3d *in, int *status);
 /* Applies preset then --set/--partition in order, validates, loads the geometry. */
-int cli_input_finish(cli_input3d *in);
+int cli_input_finish(cli_ctx *ctx, cli_input3d *in);
+/* A build with no tile: says why on stderr (no triangle, none walkable, faces down). */
+void cli_explain_no_tiles(const cli_input3d *in);
 
 /* -------------------------------------------------------------------- io.c */
 
 double cli_now(void);
-/* The whole file, NUL-terminated (owned by the caller); 0 or CLI_EXIT_FAIL (reported). */
-int cli_read_file(const char *path, uint8_t **data, size_t *len);
-int cli_write_file(const char *path, const uint8_t *data, size_t len);
+/* Every file the tool reads is capped (docs/cli.md): 256 MiB unless --max-file-size
+** BYTES (build, tilecache, svg --stage, build2d) says otherwise. */
+#define CLI_MAX_FILE_DEFAULT (UINT64_C(256) << 20)
+/* The whole file, NUL-terminated (owned by the caller); 0 or CLI_EXIT_FAIL (reported); a
+** file over max bytes is an error naming the cap. */
+int cli_read_file_max(cli_ctx *ctx, const char *path, uint64_t max, uint8_t **data, size_t *len);
+/* cli_read_file_max with the default cap (mesh, tile and snapshot files, hash, info). */
+int cli_read_file(cli_ctx *ctx, const char *path, uint8_t **data, size_t *len);
+/* A size: digits with an optional K, M or G (binary) suffix, at most 2^40; 0 or -1. */
+int cli_parse_size(const char *s, uint64_t *out);
+int cli_write_file(cli_ctx *ctx, const char *path, const uint8_t *data, size_t len);
 
 typedef struct cli_progress {
   int on; /* stderr is a terminal */
@@ -128,9 +144,9 @@ typedef struct cli_shapes {
 void cli_shapes_free(cli_shapes *sh);
 int cli_is_shape_option(const char *o);
 /* Parses the value of --cylinder, --box, --obox or --volume (opt names which) into sh. */
-int cli_shape_parse(const char *opt, const char *v, cli_shapes *sh);
+int cli_shape_parse(cli_ctx *ctx, const char *opt, const char *v, cli_shapes *sh);
 /* SPAN-031 / SPAN-033 checks of every shape; a failure is a usage error naming it. */
-int cli_shapes_validate(const op_settings *s, const cli_shapes *sh);
+int cli_shapes_validate(cli_ctx *ctx, const op_settings *s, const cli_shapes *sh);
 void cli_print_obstacle(const op_obstacle *o);
 
 /* -------------------------------------------------------------- meshfile.c */
@@ -153,15 +169,15 @@ typedef struct cli_mesh {
 } cli_mesh;
 
 /* A live mesh's tiles (borrowed: valid until the mesh changes). 0 or CLI_EXIT_FAIL. */
-int cli_mesh_view(const op_mesh *m, const char *kind, cli_mesh *out);
+int cli_mesh_view(cli_ctx *ctx, const op_mesh *m, const char *kind, cli_mesh *out);
 /* A mesh (OPMS), tile (OPTL) or snapshot (OPSN) file. 0 or CLI_EXIT_FAIL (reported). */
-int cli_mesh_load(const char *path, cli_mesh *out);
+int cli_mesh_load(cli_ctx *ctx, const char *path, cli_mesh *out);
 void cli_mesh_free(cli_mesh *l);
 /* MESH-043: linked[p * OP_MAX_VERTS_PER_POLY + e] = 1 for every edge e of polygon p of
 ** tile t that has an external link (linked: npolys * OP_MAX_VERTS_PER_POLY, zeroed). */
-int cli_mesh_linked_edges(const cli_mesh *l, uint32_t t, uint8_t *linked);
+int cli_mesh_linked_edges(cli_ctx *ctx, const cli_mesh *l, uint32_t t, uint8_t *linked);
 /* hash --parts: the parts (MESH-044) of a mesh serialization, one line each. */
-int cli_print_mesh_parts(const uint8_t *d, size_t n, const char *path);
+int cli_print_mesh_parts(cli_ctx *ctx, const uint8_t *d, size_t n, const char *path);
 
 /* --------------------------------------------------------------- summary.c */
 
@@ -189,7 +205,7 @@ typedef struct cli_outputs {
 } cli_outputs;
 
 /* Writes the mesh (and snapshot, tiles) and prints the hash and summary. */
-int cli_report_mesh(const op_mesh *m, const cli_outputs *o, double seconds);
+int cli_report_mesh(cli_ctx *ctx, const op_mesh *m, const cli_outputs *o, double seconds);
 
 /* ------------------------------------------------------------- draw_mesh.c */
 
@@ -218,21 +234,22 @@ typedef struct cli_layer_pick {
 
 /* A mesh: one panel per picked layer; polygons coloured per area, polygon or tile; ov
 ** (may be NULL) on top. */
-int cli_svg_mesh_draw(const cli_mesh *l, const char *title, const char *color_mode,
+int cli_svg_mesh_draw(cli_ctx *ctx, const cli_mesh *l, const char *title, const char *color_mode,
                       cli_layer_pick *pk, const cli_overlay *ov, FILE *f);
 
 /* ----------------------------------------------------------- draw_stages.c */
 
 /* svg --stage NAME: the picture of one stage of tile (tx, tz) of the input. */
-int cli_svg_stage(const cli_input3d *in, const char *stage, int32_t tx, int32_t tz, FILE *f);
+int cli_svg_stage(cli_ctx *ctx, const cli_input3d *in, const char *stage, int32_t tx, int32_t tz,
+                  FILE *f);
 
 /* ---------------------------------------------------------------- commands */
 
-int cli_cmd_build(int argc, char **argv);
-int cli_cmd_build2d(int argc, char **argv);
-int cli_cmd_tilecache(int argc, char **argv);
-int cli_cmd_svg(int argc, char **argv);
-int cli_cmd_hash(int argc, char **argv);
-int cli_cmd_info(int argc, char **argv);
+int cli_cmd_build(cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_build2d(cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_tilecache(cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_svg(cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_hash(cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_info(cli_ctx *ctx, int argc, char **argv);
 
 #endif

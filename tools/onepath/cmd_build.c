@@ -20,7 +20,7 @@ typedef struct build_opts {
 } build_opts;
 
 /* Mesh3DPipeline.BuildSoup or BuildChunk (POLY-220) with a progress bar per tile. */
-static int build3d_run(cli_input3d *in, const char *mode, double chunk_size,
+static int build3d_run(cli_ctx *ctx, cli_input3d *in, const char *mode, double chunk_size,
                        const cli_outputs *out) {
   op_soup soup = op_trimesh_soup(&in->m);
   op_pipeline_result res;
@@ -42,7 +42,7 @@ static int build3d_run(cli_input3d *in, const char *mode, double chunk_size,
   }
   double t1 = cli_now();
   cli_progress_done(&pg);
-  if (st != OP_OK) return cli_fail_op(!strcmp(mode, "chunk") ? "BuildChunk" : "BuildSoup", &e);
+  if (st != OP_OK) return cli_fail_op(ctx, !strcmp(mode, "chunk") ? "BuildChunk" : "BuildSoup", &e);
   printf("input: %s (%" PRIu32 " vertices, %" PRIu32 " triangles), preset %s, partition %s, "
          "mode %s\n", in->label, in->m.nverts, in->m.ntris, in->preset,
          cli_partition_name(in->s.partition), mode);
@@ -51,57 +51,58 @@ static int build3d_run(cli_input3d *in, const char *mode, double chunk_size,
            in->s.nvolumes);
   printf("tile grid: %" PRId32 " x %" PRId32 ", %" PRIu32 " with spans, %" PRIu32
          " with polygons\n", res.ntx, res.ntz, res.nbuilt, res.ntiles);
-  int rc = cli_report_mesh(res.mesh, out, t1 - t0);
+  if (res.ntiles == 0) cli_explain_no_tiles(in);
+  int rc = cli_report_mesh(ctx, res.mesh, out, t1 - t0);
   op_pipeline_result_free(&res);
   return rc;
 }
 
 /* One option of build that is not an input option; 0 or the exit code. */
-static int build_option(cli_args *a, build_opts *b) {
+static int build_option(cli_ctx *ctx, cli_args *a, build_opts *b) {
   const char *o = a->argv[a->i], *v;
   if (cli_is_shape_option(o)) {
-    if (!(v = cli_opt_value(a))) return CLI_EXIT_USAGE;
-    return cli_shape_parse(o, v, &b->sh);
+    if (!(v = cli_opt_value(ctx, a))) return CLI_EXIT_USAGE;
+    return cli_shape_parse(ctx, o, v, &b->sh);
   }
   if (!strcmp(o, "--out") || !strcmp(o, "-o")) {
-    if (!(b->outs.mesh = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    if (!(b->outs.mesh = cli_opt_value(ctx, a))) return CLI_EXIT_USAGE;
   } else if (!strcmp(o, "--snapshot")) {
-    if (!(b->outs.snapshot = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    if (!(b->outs.snapshot = cli_opt_value(ctx, a))) return CLI_EXIT_USAGE;
   } else if (!strcmp(o, "--tiles")) {
-    if (!(b->outs.tiles = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    if (!(b->outs.tiles = cli_opt_value(ctx, a))) return CLI_EXIT_USAGE;
   } else if (!strcmp(o, "--mode")) {
-    if (!(b->mode = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    if (!(b->mode = cli_opt_value(ctx, a))) return CLI_EXIT_USAGE;
     if (strcmp(b->mode, "soup") && strcmp(b->mode, "chunk"))
-      return cli_usage_error("--mode '%s': expected soup or chunk", b->mode);
+      return cli_usage_error(ctx, "--mode '%s': expected soup or chunk", b->mode);
   } else if (!strcmp(o, "--chunk-size")) {
-    if (!(v = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    if (!(v = cli_opt_value(ctx, a))) return CLI_EXIT_USAGE;
     if (cli_parse_double(v, &b->chunk_size) || !(b->chunk_size > 0))
-      return cli_usage_error("--chunk-size '%s': expected a positive number", v);
+      return cli_usage_error(ctx, "--chunk-size '%s': expected a positive number", v);
   } else {
-    return cli_usage_error("unknown argument '%s'", o);
+    return cli_usage_error(ctx, "unknown argument '%s'", o);
   }
   return 0;
 }
 
-int cli_cmd_build(int argc, char **argv) {
+int cli_cmd_build(cli_ctx *ctx, int argc, char **argv) {
   build_opts b;
   memset(&b, 0, sizeof b);
   b.mode = "soup";
-  int rc = cli_input_init(&b.in, argc);
+  int rc = cli_input_init(ctx, &b.in, argc);
   cli_args a = {argc, argv, 0};
   for (a.i = 0; a.i < argc && !rc; a.i++) {
-    int st = 0, r = cli_input_option(&a, &b.in, &st);
+    int st = 0, r = cli_input_option(ctx, &a, &b.in, &st);
     if (r < 0) rc = st;
-    else if (r == 0) rc = build_option(&a, &b);
+    else if (r == 0) rc = build_option(ctx, &a, &b);
   }
-  if (!rc) rc = cli_input_finish(&b.in);
+  if (!rc) rc = cli_input_finish(ctx, &b.in);
   /* Regions.Spans.Volumes and Obstacles (SPAN-003, SPAN-004), after the preset's none */
-  if (!rc) rc = cli_shapes_validate(&b.in.s, &b.sh);
+  if (!rc) rc = cli_shapes_validate(ctx, &b.in.s, &b.sh);
   b.in.s.nvolumes = b.sh.nvol;
   b.in.s.volumes = b.sh.vol;
   b.in.s.nobstacles = b.sh.nobst;
   b.in.s.obstacles = b.sh.obst;
-  if (!rc) rc = build3d_run(&b.in, b.mode, b.chunk_size, &b.outs);
+  if (!rc) rc = build3d_run(ctx, &b.in, b.mode, b.chunk_size, &b.outs);
   cli_shapes_free(&b.sh);
   cli_input_free(&b.in);
   return rc;

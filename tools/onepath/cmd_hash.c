@@ -12,21 +12,21 @@
 
 /* The parts of file's mesh serialization: the file itself for a mesh, op_mesh_save of
 ** the loaded mesh for a snapshot; nothing for a tile. */
-static int print_parts(const char *file, const uint8_t *d, size_t n) {
+static int print_parts(cli_ctx *ctx, const char *file, const uint8_t *d, size_t n) {
   cli_mesh l;
-  if (cli_mesh_load(file, &l)) return CLI_EXIT_FAIL;
+  if (cli_mesh_load(ctx, file, &l)) return CLI_EXIT_FAIL;
   int rc = 0;
   if (!strcmp(l.kind, "mesh")) {
-    rc = cli_print_mesh_parts(d, n, file);
+    rc = cli_print_mesh_parts(ctx, d, n, file);
   } else if (l.mesh) {
     op_bytes b = {NULL, 0};
     op_error e;
     if (op_mesh_save(l.mesh, &b, &e)) {
-      rc = cli_fail_op("serializing the mesh", &e);
+      rc = cli_fail_op(ctx, "serializing the mesh", &e);
     } else {
       printf("(parts of the mesh serialization of this %s, %016" PRIx64 ")\n", l.kind,
              op_hash64(b.data, b.len));
-      rc = cli_print_mesh_parts(b.data, b.len, file);
+      rc = cli_print_mesh_parts(ctx, b.data, b.len, file);
     }
     op_bytes_free(&b);
   }
@@ -34,22 +34,22 @@ static int print_parts(const char *file, const uint8_t *d, size_t n) {
   return rc;
 }
 
-int cli_cmd_hash(int argc, char **argv) {
+int cli_cmd_hash(cli_ctx *ctx, int argc, char **argv) {
   const char *file = NULL;
   int parts = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--parts")) parts = 1;
     else if (argv[i][0] == '-' && argv[i][1])
-      return cli_usage_error("unknown argument '%s'", argv[i]);
-    else if (file) return cli_usage_error("unexpected argument '%s' (one FILE only)", argv[i]);
+      return cli_usage_error(ctx, "unknown argument '%s'", argv[i]);
+    else if (file) return cli_usage_error(ctx, "unexpected argument '%s' (one FILE only)", argv[i]);
     else file = argv[i];
   }
-  if (!file) return cli_usage_error("a FILE is required");
+  if (!file) return cli_usage_error(ctx, "a FILE is required");
   uint8_t *d;
   size_t n;
-  if (cli_read_file(file, &d, &n)) return CLI_EXIT_FAIL;
+  if (cli_read_file(ctx, file, &d, &n)) return CLI_EXIT_FAIL;
   printf("%016" PRIx64 "  %s\n", op_hash64(d, n), file);
-  int rc = parts ? print_parts(file, d, n) : 0;
+  int rc = parts ? print_parts(ctx, file, d, n) : 0;
   free(d);
   return rc;
 }

@@ -42,24 +42,24 @@ static void print_tiles(const cli_mesh *l) {
   }
 }
 
-int cli_cmd_info(int argc, char **argv) {
+int cli_cmd_info(cli_ctx *ctx, int argc, char **argv) {
   const char *file = NULL;
   int tiles = 0;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--tiles")) tiles = 1;
     else if (argv[i][0] == '-' && argv[i][1])
-      return cli_usage_error("unknown argument '%s'", argv[i]);
-    else if (file) return cli_usage_error("unexpected argument '%s' (one FILE only)", argv[i]);
+      return cli_usage_error(ctx, "unknown argument '%s'", argv[i]);
+    else if (file) return cli_usage_error(ctx, "unexpected argument '%s' (one FILE only)", argv[i]);
     else file = argv[i];
   }
-  if (!file) return cli_usage_error("a FILE is required");
+  if (!file) return cli_usage_error(ctx, "a FILE is required");
   uint8_t *d;
   size_t n;
-  if (cli_read_file(file, &d, &n)) return CLI_EXIT_FAIL;
+  if (cli_read_file(ctx, file, &d, &n)) return CLI_EXIT_FAIL;
   uint64_t h = op_hash64(d, n);
   free(d);
   cli_mesh l;
-  if (cli_mesh_load(file, &l)) return CLI_EXIT_FAIL;
+  if (cli_mesh_load(ctx, file, &l)) return CLI_EXIT_FAIL;
   print_info(file, n, h, &l);
   if (tiles) print_tiles(&l);
   cli_mesh_free(&l);

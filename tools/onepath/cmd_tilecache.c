@@ -27,11 +27,11 @@ typedef struct tc_ops {
   uint32_t n, cap;
 } tc_ops;
 
-static int tc_push(tc_ops *ops, tc_kind k, uint32_t index, const char *text) {
+static int tc_push(cli_ctx *ctx, tc_ops *ops, tc_kind k, uint32_t index, const char *text) {
   if (ops->n == ops->cap) {
     uint32_t nc = ops->cap ? 2 * ops->cap : 16;
     tc_op *no = realloc(ops->op, nc * sizeof *no);
-    if (!no) return cli_fail("out of memory");
+    if (!no) return cli_fail(ctx, "out of memory");
     ops->op = no;
     ops->cap = nc;
   }
@@ -44,32 +44,33 @@ static int tc_push(tc_ops *ops, tc_kind k, uint32_t index, const char *text) {
 
 /* One step given as an option name (--cylinder ... --remove, --remove-volume, --update) or
 ** as a line of an --ops file (the same words without the dashes). */
-static int tc_step(const char *word, const char *v, cli_shapes *sh, tc_ops *ops) {
+static int tc_step(cli_ctx *ctx, const char *word, const char *v, cli_shapes *sh, tc_ops *ops) {
   char opt[32];
   snprintf(opt, sizeof opt, "--%s", word);
   char text[96];
   snprintf(text, sizeof text, "%s%s%s", opt, v ? " " : "", v ? v : "");
   if (cli_is_shape_option(opt)) {
     int vol = !strcmp(opt, "--volume");
-    int rc = cli_shape_parse(opt, v, sh);
+    int rc = cli_shape_parse(ctx, opt, v, sh);
     if (rc) return rc;
-    return tc_push(ops, vol ? TC_ADD_VOL : TC_ADD_OBST, vol ? sh->nvol - 1 : sh->nobst - 1, text);
+    return tc_push(ctx,
+        ops, vol ? TC_ADD_VOL : TC_ADD_OBST, vol ? sh->nvol - 1 : sh->nobst - 1, text);
   }
   if (!strcmp(opt, "--remove") || !strcmp(opt, "--remove-volume")) {
     long long id;
     if (cli_parse_i64(v, 1, 4294967294LL, &id))
-      return cli_usage_error("%s '%s': expected an id, 1 to 4294967294", opt, v);
-    return tc_push(ops, opt[8] ? TC_REMOVE_VOL : TC_REMOVE, (uint32_t)id, text);
+      return cli_usage_error(ctx, "%s '%s': expected an id, 1 to 4294967294", opt, v);
+    return tc_push(ctx, ops, opt[8] ? TC_REMOVE_VOL : TC_REMOVE, (uint32_t)id, text);
   }
-  return tc_push(ops, TC_UPDATE, 0, text);
+  return tc_push(ctx, ops, TC_UPDATE, 0, text);
 }
 
 /* --ops FILE: one step per line, `cylinder X,Y,Z,R,H`, `box ...`, `obox ...`, `volume ...`,
 ** `remove ID`, `remove-volume ID`, `update`; `#` starts a comment. */
-static int tc_ops_file(const char *path, cli_shapes *sh, tc_ops *ops) {
+static int tc_ops_file(cli_ctx *ctx, const char *path, uint64_t max, cli_shapes *sh, tc_ops *ops) {
   uint8_t *d;
   size_t n;
-  if (cli_read_file(path, &d, &n)) return CLI_EXIT_FAIL;
+  if (cli_read_file_max(ctx, path, max, &d, &n)) return CLI_EXIT_FAIL;
   int rc = 0, line = 0;
   char *p = (char *)d;
   while (!rc && *p) {
@@ -84,12 +85,13 @@ static int tc_ops_file(const char *path, cli_shapes *sh, tc_ops *ops) {
                 !strcmp(w1, "volume") || !strcmp(w1, "remove") || !strcmp(w1, "remove-volume"));
     if (k <= 0) {
     } else if (k == 1 && !strcmp(w1, "update")) {
-      rc = tc_push(ops, TC_UPDATE, 0, "update");
+      rc = tc_push(ctx, ops, TC_UPDATE, 0, "update");
     } else if (k == 2 && known) {
-      rc = tc_step(w1, w2, sh, ops);
+      rc = tc_step(ctx, w1, w2, sh, ops);
       if (rc) fprintf(stderr, "(in %s, line %d)\n", path, line);
     } else {
-      rc = cli_usage_error("%s: line %d: expected `cylinder|box|obox|volume NUMBERS`, `remove ID`, "
+      rc = cli_usage_error(ctx,
+          "%s: line %d: expected `cylinder|box|obox|volume NUMBERS`, `remove ID`, "
                        "`remove-volume ID` or `update`", path, line);
     }
     p = end ? end + 1 : p + strlen(p);
@@ -140,7 +142,8 @@ static void tc_live_remove(uint32_t *ids, void *items, size_t size, uint32_t *n,
 }
 
 /* Runs the steps; prints one line per step. */
-static int tc_run_ops(op_tilecache *c, const cli_shapes *sh, const tc_ops *ops, tc_live *lv,
+static int tc_run_ops(cli_ctx *ctx, op_tilecache *c, const cli_shapes *sh, const tc_ops *ops,
+                      tc_live *lv,
                       uint32_t step) {
   op_error e;
   for (uint32_t i = 0; i < ops->n; i++) {
@@ -148,7 +151,8 @@ static int tc_run_ops(op_tilecache *c, const cli_shapes *sh, const tc_ops *ops, 
     uint32_t id = 0, processed = 0;
     switch (o->kind) {
     case TC_ADD_OBST:
-      if (op_tilecache_add_obstacle(c, &sh->obst[o->index], &id, &e)) return cli_fail_op(o->text, &e);
+      if (op_tilecache_add_obstacle(c, &sh->obst[o->index], &id, &e)) return cli_fail_op(ctx,
+          o->text, &e);
       printf("add obstacle #%" PRIu32 ": ", id);
       cli_print_obstacle(&sh->obst[o->index]);
       printf("; ");
@@ -156,7 +160,8 @@ static int tc_run_ops(op_tilecache *c, const cli_shapes *sh, const tc_ops *ops, 
       lv->obst_id[lv->nobst++] = id;
       break;
     case TC_ADD_VOL:
-      if (op_tilecache_add_volume(c, &sh->vol[o->index], &id, &e)) return cli_fail_op(o->text, &e);
+      if (op_tilecache_add_volume(c, &sh->vol[o->index], &id, &e)) return cli_fail_op(ctx,
+          o->text, &e);
       printf("add volume V%" PRIu32 ": area %u, %" PRIu32 " points, y %g .. %g; ", id,
              (unsigned)sh->vol[o->index].area, sh->vol[o->index].npoints, sh->vol[o->index].ymin,
              sh->vol[o->index].ymax);
@@ -169,9 +174,9 @@ static int tc_run_ops(op_tilecache *c, const cli_shapes *sh, const tc_ops *ops, 
       op_status s = vol ? op_tilecache_remove_volume(c, o->index, &e)
                         : op_tilecache_remove_obstacle(c, o->index, &e);
       if (s == OP_E_ARGUMENT)
-        return cli_usage_error("'%s': no live %s has id %" PRIu32 " (%s)", o->text,
+        return cli_usage_error(ctx, "'%s': no live %s has id %" PRIu32 " (%s)", o->text,
                            vol ? "volume" : "obstacle", o->index, e.message);
-      if (s) return cli_fail_op(o->text, &e);
+      if (s) return cli_fail_op(ctx, o->text, &e);
       printf("remove %s %s%" PRIu32 "; ", vol ? "volume" : "obstacle", vol ? "V" : "#", o->index);
       if (vol) tc_live_remove(lv->vol_id, lv->vol, sizeof *lv->vol, &lv->nvol, o->index);
       else tc_live_remove(lv->obst_id, lv->obst, sizeof *lv->obst, &lv->nobst, o->index);
@@ -180,13 +185,13 @@ static int tc_run_ops(op_tilecache *c, const cli_shapes *sh, const tc_ops *ops, 
     case TC_UPDATE:
       if (step) {
         while (op_tilecache_queue_length(c)) {
-          if (op_tilecache_update(c, step, &processed, &e)) return cli_fail_op("Update", &e);
+          if (op_tilecache_update(c, step, &processed, &e)) return cli_fail_op(ctx, "Update", &e);
           printf("update(%" PRIu32 "): %" PRIu32 " tiles processed; ", step, processed);
           print_queue(c);
         }
         continue;
       }
-      if (op_tilecache_update_all(c, &processed, &e)) return cli_fail_op("UpdateAll", &e);
+      if (op_tilecache_update_all(c, &processed, &e)) return cli_fail_op(ctx, "UpdateAll", &e);
       printf("update all: %" PRIu32 " tiles processed; ", processed);
       break;
     }
@@ -208,7 +213,7 @@ typedef struct tc_opts {
 } tc_opts;
 
 /* The output options of tilecache; 1 consumed, 0 not ours, -1 a usage error. */
-static int tc_output_option(cli_args *a, tc_opts *t) {
+static int tc_output_option(cli_ctx *ctx, cli_args *a, tc_opts *t) {
   const char *o = a->argv[a->i];
   const char **dst = !strcmp(o, "--out") || !strcmp(o, "-o") ? &t->outs.mesh
                      : !strcmp(o, "--snapshot")              ? &t->snap_out
@@ -216,49 +221,49 @@ static int tc_output_option(cli_args *a, tc_opts *t) {
                      : !strcmp(o, "--svg")                   ? &t->svg_out
                                                              : NULL;
   if (!dst) return 0;
-  return (*dst = cli_opt_value(a)) ? 1 : -1;
+  return (*dst = cli_opt_value(ctx, a)) ? 1 : -1;
 }
 
 /* One option of tilecache that is not an input option; 0 or the exit code. */
-static int tc_option(cli_args *a, tc_opts *t) {
+static int tc_option(cli_ctx *ctx, cli_args *a, tc_opts *t) {
   const char *o = a->argv[a->i], *v;
-  int r = tc_output_option(a, t);
+  int r = tc_output_option(ctx, a, t);
   if (r) return r > 0 ? 0 : CLI_EXIT_USAGE;
   if (cli_is_shape_option(o) || !strcmp(o, "--remove") || !strcmp(o, "--remove-volume")) {
-    if (!(v = cli_opt_value(a))) return CLI_EXIT_USAGE;
-    return tc_step(o + 2, v, &t->sh, &t->ops);
+    if (!(v = cli_opt_value(ctx, a))) return CLI_EXIT_USAGE;
+    return tc_step(ctx, o + 2, v, &t->sh, &t->ops);
   }
-  if (!strcmp(o, "--update")) return tc_push(&t->ops, TC_UPDATE, 0, "--update");
+  if (!strcmp(o, "--update")) return tc_push(ctx, &t->ops, TC_UPDATE, 0, "--update");
   if (!strcmp(o, "--no-repair")) {
     t->no_repair = 1;
     return 0;
   }
   if (!strcmp(o, "--ops") || !strcmp(o, "--color") || !strcmp(o, "--step") ||
       !strcmp(o, "--mode") || !strcmp(o, "--chunk-size")) {
-    if (!(v = cli_opt_value(a))) return CLI_EXIT_USAGE;
+    if (!(v = cli_opt_value(ctx, a))) return CLI_EXIT_USAGE;
   } else {
-    return cli_usage_error("unknown argument '%s'", o);
+    return cli_usage_error(ctx, "unknown argument '%s'", o);
   }
-  if (!strcmp(o, "--ops")) return tc_ops_file(v, &t->sh, &t->ops);
+  if (!strcmp(o, "--ops")) return tc_ops_file(ctx, v, ctx->max_file, &t->sh, &t->ops);
   if (!strcmp(o, "--color")) {
     t->color = v;
     if (strcmp(v, "area") && strcmp(v, "poly") && strcmp(v, "tile"))
-      return cli_usage_error("--color '%s': expected area, poly or tile", v);
+      return cli_usage_error(ctx, "--color '%s': expected area, poly or tile", v);
   } else if (!strcmp(o, "--step")) {
     if (cli_parse_i64(v, 1, UINT32_MAX, &t->step))
-      return cli_usage_error("--step '%s': expected a tile count, 1 to 4294967295", v);
+      return cli_usage_error(ctx, "--step '%s': expected a tile count, 1 to 4294967295", v);
   } else if (!strcmp(o, "--mode")) {
     t->mode = v;
     if (strcmp(v, "soup") && strcmp(v, "chunk"))
-      return cli_usage_error("--mode '%s': expected soup or chunk", v);
+      return cli_usage_error(ctx, "--mode '%s': expected soup or chunk", v);
   } else if (cli_parse_double(v, &t->chunk_size) || !(t->chunk_size > 0)) {
-    return cli_usage_error("--chunk-size '%s': expected a positive number", v);
+    return cli_usage_error(ctx, "--chunk-size '%s': expected a positive number", v);
   }
   return 0;
 }
 
 /* BuildSoupCached or BuildChunkCached (RT-015); prints the input and the grid. */
-static int tc_build(tc_opts *t, op_tilecache **c, double *seconds) {
+static int tc_build(cli_ctx *ctx, tc_opts *t, op_tilecache **c, double *seconds) {
   cli_input3d *in = &t->in;
   int chunk = !strcmp(t->mode, "chunk");
   op_soup soup = op_trimesh_soup(&in->m);
@@ -283,13 +288,14 @@ static int tc_build(tc_opts *t, op_tilecache **c, double *seconds) {
   cli_progress_done(&pg);
   int rc = 0;
   if (st != OP_OK) {
-    rc = cli_fail_op(chunk ? "BuildChunkCached" : "BuildSoupCached", &e);
+    rc = cli_fail_op(ctx, chunk ? "BuildChunkCached" : "BuildSoupCached", &e);
   } else {
     printf("input: %s (%" PRIu32 " vertices, %" PRIu32 " triangles), preset %s, partition "
            "%s, mode %s\n", in->label, in->m.nverts, in->m.ntris, in->preset,
            cli_partition_name(in->s.partition), t->mode);
     printf("tile grid: %" PRId32 " x %" PRId32 ", %" PRIu32 " with spans, %" PRIu32
            " tiles; cached build %.3f s\n", res.ntx, res.ntz, res.nbuilt, res.ntiles, *seconds);
+    if (res.ntiles == 0) cli_explain_no_tiles(in);
     if (t->no_repair) op_tilecache_set_repair(*c, 0);
     printf("repair: %s\n", op_tilecache_repair(*c) ? "on" : "off");
     op_tilecache_stats_reset(*c);
@@ -299,12 +305,12 @@ static int tc_build(tc_opts *t, op_tilecache **c, double *seconds) {
 }
 
 /* --snapshot FILE: TileCache.SaveState (RT-132, SNAP-016). */
-static int tc_snapshot(const op_tilecache *c, const char *path) {
+static int tc_snapshot(cli_ctx *ctx, const op_tilecache *c, const char *path) {
   op_bytes sb = {NULL, 0};
   op_error e;
   int rc = 0;
-  if (op_tilecache_snapshot_save(c, &sb, &e)) rc = cli_fail_op("the cache snapshot", &e);
-  else if (cli_write_file(path, sb.data, sb.len)) rc = CLI_EXIT_FAIL;
+  if (op_tilecache_snapshot_save(c, &sb, &e)) rc = cli_fail_op(ctx, "the cache snapshot", &e);
+  else if (cli_write_file(ctx, path, sb.data, sb.len)) rc = CLI_EXIT_FAIL;
   else printf("cache snapshot: %zu bytes, hash %016" PRIx64 ", written to %s\n", sb.len,
               op_hash64(sb.data, sb.len), path);
   op_bytes_free(&sb);
@@ -312,17 +318,17 @@ static int tc_snapshot(const op_tilecache *c, const char *path) {
 }
 
 /* --svg FILE: the cache's mesh with the live obstacles and volumes on top. */
-static int tc_picture(const tc_opts *t, op_tilecache *c, const tc_live *lv) {
+static int tc_picture(cli_ctx *ctx, const tc_opts *t, op_tilecache *c, const tc_live *lv) {
   op_error e;
   cli_mesh l;
   memset(&l, 0, sizeof l);
   op_cell_settings cell;
   int rc = 0;
-  if (cli_mesh_view(op_tilecache_mesh(c), "mesh", &l)) rc = CLI_EXIT_FAIL;
-  else if (op_settings_derive(&t->in.s, &cell, &e)) rc = cli_fail_op("settings", &e);
+  if (cli_mesh_view(ctx, op_tilecache_mesh(c), "mesh", &l)) rc = CLI_EXIT_FAIL;
+  else if (op_settings_derive(&t->in.s, &cell, &e)) rc = cli_fail_op(ctx, "settings", &e);
   FILE *f = NULL;
   if (!rc && !(f = fopen(t->svg_out, "w")))
-    rc = cli_fail("cannot create '%s': %s", t->svg_out, strerror(errno));
+    rc = cli_fail(ctx, "cannot create '%s': %s", t->svg_out, strerror(errno));
   if (!rc) {
     cli_overlay ov = {lv->obst, lv->obst_id, lv->nobst, lv->vol, lv->vol_id, lv->nvol,
                       (double)cell.walkable_radius * t->in.s.cell_size};
@@ -333,20 +339,20 @@ static int tc_picture(const tc_opts *t, op_tilecache *c, const tc_live *lv) {
     snprintf(title, sizeof title, "tile cache: %s - %" PRIu32 " obstacles, %" PRIu32
              " volumes - stage: mesh (colour per %s)", t->in.label, lv->nobst, lv->nvol,
              t->color);
-    rc = cli_svg_mesh_draw(&l, title, t->color, &pk, &ov, f);
-    if (fclose(f) != 0 && !rc) rc = cli_fail("cannot write '%s'", t->svg_out);
+    rc = cli_svg_mesh_draw(ctx, &l, title, t->color, &pk, &ov, f);
+    if (fclose(f) != 0 && !rc) rc = cli_fail(ctx, "cannot write '%s'", t->svg_out);
     if (!rc) printf("picture: %s\n", t->svg_out);
   }
   cli_mesh_free(&l);
   return rc;
 }
 
-static int tc_live_init(tc_live *lv, const cli_shapes *sh) {
+static int tc_live_init(cli_ctx *ctx, tc_live *lv, const cli_shapes *sh) {
   lv->obst = malloc((sh->nobst + 1) * sizeof *lv->obst);
   lv->obst_id = malloc((sh->nobst + 1) * sizeof *lv->obst_id);
   lv->vol = malloc((sh->nvol + 1) * sizeof *lv->vol);
   lv->vol_id = malloc((sh->nvol + 1) * sizeof *lv->vol_id);
-  if (!lv->obst || !lv->obst_id || !lv->vol || !lv->vol_id) return cli_fail("out of memory");
+  if (!lv->obst || !lv->obst_id || !lv->vol || !lv->vol_id) return cli_fail(ctx, "out of memory");
   return 0;
 }
 
@@ -358,44 +364,44 @@ static void tc_live_free(tc_live *lv) {
 }
 
 /* The arguments, checked; the final update added (the queue is emptied, RT-027). */
-static int tc_args(int argc, char **argv, tc_opts *t) {
-  int rc = cli_input_init(&t->in, argc);
+static int tc_args(cli_ctx *ctx, int argc, char **argv, tc_opts *t) {
+  int rc = cli_input_init(ctx, &t->in, argc);
   cli_args a = {argc, argv, 0};
   for (a.i = 0; a.i < argc && !rc; a.i++) {
-    int st = 0, r = cli_input_option(&a, &t->in, &st);
+    int st = 0, r = cli_input_option(ctx, &a, &t->in, &st);
     if (r < 0) rc = st;
-    else if (r == 0) rc = tc_option(&a, t);
+    else if (r == 0) rc = tc_option(ctx, &a, t);
   }
-  if (!rc) rc = cli_input_finish(&t->in);
-  if (!rc) rc = cli_shapes_validate(&t->in.s, &t->sh);
+  if (!rc) rc = cli_input_finish(ctx, &t->in);
+  if (!rc) rc = cli_shapes_validate(ctx, &t->in.s, &t->sh);
   if (!rc && (t->ops.n == 0 || t->ops.op[t->ops.n - 1].kind != TC_UPDATE))
-    rc = tc_push(&t->ops, TC_UPDATE, 0, "(final update)");
+    rc = tc_push(ctx, &t->ops, TC_UPDATE, 0, "(final update)");
   return rc;
 }
 
-int cli_cmd_tilecache(int argc, char **argv) {
+int cli_cmd_tilecache(cli_ctx *ctx, int argc, char **argv) {
   tc_opts t;
   memset(&t, 0, sizeof t);
   t.mode = "soup";
   t.color = "area";
-  int rc = tc_args(argc, argv, &t);
+  int rc = tc_args(ctx, argc, argv, &t);
   op_tilecache *c = NULL;
   tc_live lv;
   memset(&lv, 0, sizeof lv);
-  if (!rc) rc = tc_live_init(&lv, &t.sh);
+  if (!rc) rc = tc_live_init(ctx, &lv, &t.sh);
   double build_s = 0;
-  if (!rc) rc = tc_build(&t, &c, &build_s);
+  if (!rc) rc = tc_build(ctx, &t, &c, &build_s);
   double t2 = cli_now();
-  if (!rc) rc = tc_run_ops(c, &t.sh, &t.ops, &lv, (uint32_t)t.step);
+  if (!rc) rc = tc_run_ops(ctx, c, &t.sh, &t.ops, &lv, (uint32_t)t.step);
   double t3 = cli_now();
   if (!rc) {
     print_stats(c);
     printf("fingerprint: %016" PRIx64 "\n", op_tilecache_fingerprint(c));
     printf("updates: %.3f s\n", t3 - t2);
   }
-  if (!rc && t.snap_out) rc = tc_snapshot(c, t.snap_out);
-  if (!rc) rc = cli_report_mesh(op_tilecache_mesh(c), &t.outs, build_s);
-  if (!rc && t.svg_out) rc = tc_picture(&t, c, &lv);
+  if (!rc && t.snap_out) rc = tc_snapshot(ctx, c, t.snap_out);
+  if (!rc) rc = cli_report_mesh(ctx, op_tilecache_mesh(c), &t.outs, build_s);
+  if (!rc && t.svg_out) rc = tc_picture(ctx, &t, c, &lv);
   op_tilecache_free(c);
   tc_live_free(&lv);
   free(t.ops.op);

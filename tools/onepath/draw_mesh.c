@@ -261,7 +261,8 @@ static void draw_tile_frame(svg_scene *sc, int p, const op_tile_desc *v, double 
 }
 
 /* Tile t of l in its layer's panel (if shown): polygons, edges, frame. */
-static int draw_tile(svg_scene *sc, const cli_mesh *l, uint32_t t, const cli_layer_pick *pk,
+static int draw_tile(cli_ctx *ctx, svg_scene *sc, const cli_mesh *l, uint32_t t,
+                     const cli_layer_pick *pk,
                      const char *color_mode) {
   op_tile_desc v;
   op_tile_view(l->tiles[t], &v);
@@ -285,8 +286,8 @@ static int draw_tile(svg_scene *sc, const cli_mesh *l, uint32_t t, const cli_lay
   uint8_t *linked = NULL;
   if (l->mesh && v.npolys) {
     linked = calloc((size_t)v.npolys * OP_MAX_VERTS_PER_POLY, 1);
-    if (!linked) return cli_fail("out of memory");
-    if (cli_mesh_linked_edges(l, t, linked)) {
+    if (!linked) return cli_fail(ctx, "out of memory");
+    if (cli_mesh_linked_edges(ctx, l, t, linked)) {
       free(linked);
       return CLI_EXIT_FAIL;
     }
@@ -297,7 +298,7 @@ static int draw_tile(svg_scene *sc, const cli_mesh *l, uint32_t t, const cli_lay
   return 0;
 }
 
-int cli_svg_mesh_draw(const cli_mesh *l, const char *title, const char *color_mode,
+int cli_svg_mesh_draw(cli_ctx *ctx, const cli_mesh *l, const char *title, const char *color_mode,
                       cli_layer_pick *pk, const cli_overlay *ov, FILE *f) {
   double b[4];
   mesh_bounds(l, b);
@@ -322,7 +323,7 @@ int cli_svg_mesh_draw(const cli_mesh *l, const char *title, const char *color_mo
   svg_scene_begin(&sc, npanel == 1 ? 1000 : npanel <= 4 ? 700 : 360);
   if (context) draw_context(&sc, l, pk);
   for (uint32_t t = 0; t < l->ntiles; t++)
-    if (draw_tile(&sc, l, t, pk, color_mode)) return CLI_EXIT_FAIL;
+    if (draw_tile(ctx, &sc, l, t, pk, color_mode)) return CLI_EXIT_FAIL;
   for (int p = 0; ov && p < npanel; p++) draw_overlay(&sc, p, ov);
   svg_scene_end(&sc);
   return 0;

@@ -101,10 +101,10 @@ static void span_stats(stage_pic *d) {
 
 /* Contours and polygons: one panel per span level, a region drawn in the panel of its
 ** lowest span (rlev, levels above 5 in panel 5). */
-static int region_levels(stage_pic *d) {
+static int region_levels(cli_ctx *ctx, stage_pic *d) {
   const op_chf *c = d->t.chf;
   d->rlev = malloc(65536);
-  if (!d->rlev) return cli_fail("out of memory");
+  if (!d->rlev) return cli_fail(ctx, "out of memory");
   memset(d->rlev, 0xff, 65536);
   int top = 0;
   for (size_t col = 0; col < (size_t)c->grid.width * (size_t)c->grid.depth; col++)
@@ -199,7 +199,7 @@ static void stage_legend(svg_scene *sc, const stage_pic *d) {
 }
 
 /* Raw loops thin and dashed; the simplified forms of the joined contours thick. */
-static int draw_contours(svg_scene *sc, const stage_pic *d) {
+static int draw_contours(cli_ctx *ctx, svg_scene *sc, const stage_pic *d) {
   const op_chf *c = d->t.chf;
   const op_contour_set *cs = &d->t.contours;
   size_t cap = 0;
@@ -208,7 +208,7 @@ static int draw_contours(svg_scene *sc, const stage_pic *d) {
   for (uint32_t ci = 0; ci < cs->ncontours; ci++)
     if (cs->contours[ci].nverts > cap) cap = cs->contours[ci].nverts;
   double *xz = malloc((cap + 1) * 2 * sizeof *xz);
-  if (!xz) return cli_fail("out of memory");
+  if (!xz) return cli_fail(ctx, "out of memory");
   for (uint32_t li = 0; li < cs->nloops; li++) {
     const op_cloop *lp = &cs->loops[li];
     for (uint32_t j = 0; j < lp->nraw; j++) {
@@ -268,10 +268,10 @@ static void draw_polys(svg_scene *sc, const stage_pic *d) {
 }
 
 /* The picture of the stages already run in d. */
-static int stage_draw(stage_pic *d, FILE *f) {
+static int stage_draw(cli_ctx *ctx, stage_pic *d, FILE *f) {
   span_stats(d);
   d->flat = !strcmp(d->stage, "contours") || !strcmp(d->stage, "polys");
-  if (d->flat && region_levels(d)) return CLI_EXIT_FAIL;
+  if (d->flat && region_levels(ctx, d)) return CLI_EXIT_FAIL;
   svg_scene sc;
   stage_scene(&sc, d, f);
   stage_legend(&sc, d);
@@ -283,13 +283,14 @@ static int stage_draw(stage_pic *d, FILE *f) {
     draw_grid_frame(&sc, k, d->t.chf, d->t.params.border);
   }
   int rc = 0;
-  if (!strcmp(d->stage, "contours")) rc = draw_contours(&sc, d);
+  if (!strcmp(d->stage, "contours")) rc = draw_contours(ctx, &sc, d);
   if (!strcmp(d->stage, "polys")) draw_polys(&sc, d);
   svg_scene_end(&sc);
   return rc;
 }
 
-int cli_svg_stage(const cli_input3d *in, const char *stage, int32_t tx, int32_t tz, FILE *f) {
+int cli_svg_stage(cli_ctx *ctx, const cli_input3d *in, const char *stage, int32_t tx, int32_t tz,
+                  FILE *f) {
   stage_pic d;
   memset(&d, 0, sizeof d);
   d.in = in;
@@ -304,14 +305,14 @@ int cli_svg_stage(const cli_input3d *in, const char *stage, int32_t tx, int32_t 
   op_error e;
   int rc = 0;
   if (op_stage_run_tile(&in->s, &soup, tx, tz, last, &d.t, &e)) {
-    rc = cli_fail_op(stage, &e);
+    rc = cli_fail_op(ctx, stage, &e);
   } else if (!d.t.chf) {
     int32_t ntx = 0, ntz = 0;
     op_spans_tile_range(&in->s, &soup, &ntx, &ntz, &e);
-    rc = cli_fail("tile %" PRId32 ",%" PRId32 " is not built (no walkable triangle meets it); "
+    rc = cli_fail(ctx, "tile %" PRId32 ",%" PRId32 " is not built (no walkable triangle meets it); "
                   "the level has tiles 0..%d x 0..%d", tx, tz, (int)ntx - 1, (int)ntz - 1);
   } else {
-    rc = stage_draw(&d, f);
+    rc = stage_draw(ctx, &d, f);
   }
   free(d.rlev);
   op_stage_tile_free(&d.t);

@@ -21,35 +21,66 @@ double cli_now(void) {
 
 /* ------------------------------------------------------------------ files */
 
-int cli_read_file(const char *path, uint8_t **data, size_t *len) {
+/* Reads at most max bytes: one byte more is an error naming the cap (docs/cli.md), so
+** /dev/zero or a huge file cannot exhaust memory. */
+int cli_read_file_max(cli_ctx *ctx, const char *path, uint64_t max, uint8_t **data, size_t *len) {
   FILE *f = fopen(path, "rb");
-  if (!f) return cli_fail("cannot open '%s': %s", path, strerror(errno));
+  if (!f) return cli_fail(ctx, "cannot open '%s': %s", path, strerror(errno));
   size_t cap = 1 << 16, n = 0;
+  if ((uint64_t)cap > max + 1) cap = (size_t)max + 1;
   uint8_t *buf = malloc(cap + 1);
   for (;;) {
-    if (!buf) { fclose(f); return cli_fail("out of memory reading '%s'", path); }
+    if (!buf) { fclose(f); return cli_fail(ctx, "out of memory reading '%s'", path); }
     size_t got = fread(buf + n, 1, cap - n, f);
     n += got;
+    if ((uint64_t)n > max) {
+      fclose(f);
+      free(buf);
+      return cli_fail(ctx, "'%s' is larger than the file size cap of %" PRIu64 " bytes (raise it "
+                      "with --max-file-size BYTES)", path, max);
+    }
     if (n < cap) break;
-    cap *= 2;
+    size_t nc = cap * 2;
+    if ((uint64_t)nc > max + 1) nc = (size_t)max + 1; /* one byte over the cap is enough */
+    cap = nc;
     uint8_t *nb = realloc(buf, cap + 1);
     if (!nb) free(buf);
     buf = nb;
   }
   int bad = ferror(f);
   fclose(f);
-  if (bad) { free(buf); return cli_fail("cannot read '%s'", path); }
+  if (bad) { free(buf); return cli_fail(ctx, "cannot read '%s'", path); }
   buf[n] = 0; /* text readers may treat it as a string */
   *data = buf;
   *len = n;
   return 0;
 }
 
-int cli_write_file(const char *path, const uint8_t *data, size_t len) {
+int cli_read_file(cli_ctx *ctx, const char *path, uint8_t **data, size_t *len) {
+  return cli_read_file_max(ctx, path, ctx->max_file, data, len);
+}
+
+/* --max-file-size BYTES: a byte count, K, M or G (binary) allowed; 0 or -1. */
+int cli_parse_size(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  if (!(*s >= '0' && *s <= '9')) return -1;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (end == s || errno) return -1;
+  unsigned sh = 0;
+  if (*end == 'K' || *end == 'k') sh = 10, end++;
+  else if (*end == 'M' || *end == 'm') sh = 20, end++;
+  else if (*end == 'G' || *end == 'g') sh = 30, end++;
+  if (*end || v > (UINT64_C(1) << 40) >> sh) return -1;
+  *out = (uint64_t)v << sh;
+  return 0;
+}
+
+int cli_write_file(cli_ctx *ctx, const char *path, const uint8_t *data, size_t len) {
   FILE *f = fopen(path, "wb");
-  if (!f) return cli_fail("cannot create '%s': %s", path, strerror(errno));
+  if (!f) return cli_fail(ctx, "cannot create '%s': %s", path, strerror(errno));
   size_t put = fwrite(data, 1, len, f);
-  if (fclose(f) != 0 || put != len) return cli_fail("cannot write '%s'", path);
+  if (fclose(f) != 0 || put != len) return cli_fail(ctx, "cannot write '%s'", path);
   return 0;
 }
 

@@ -55,20 +55,105 @@ static const char *HELP =
   "layers. Pictures are top-down: +x right, +z down. See docs/cli.md.\n"
   "exit status: 0 success, 1 the operation failed, 2 bad arguments\n";
 
+#define INPUT3D_HELP \
+  "input (exactly one):\n" \
+  "  --obj FILE             a Wavefront OBJ file (v and f lines)\n" \
+  "  --level NAME           terrain, city, stairs or dungeon (levels.md)\n" \
+  "  --seed HEX             1 to 16 hex digits (default 1)\n" \
+  "  --size N               the generator's size (default 16, 2, 8, 12)\n" \
+  "settings (preset first, then --set and --partition in order):\n" \
+  "  --preset NAME          Humanoid (default), Small or Large\n" \
+  "  --set KEY=VALUE        one setting, keys below\n" \
+  "  --partition P          watershed, monotone or layers\n" \
+  "  --max-file-size BYTES  cap on each file read (default 256M; K, M, G allowed)\n"
+#define SHAPE_HELP \
+  "  --cylinder X,Y,Z,R,H   base centre, radius, height\n" \
+  "  --box MINX,MINY,MINZ,MAXX,MAXY,MAXZ\n" \
+  "  --obox CX,CY,CZ,HX,HY,HZ,YAW   centre, half sizes, yaw in radians\n" \
+  "  --volume AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...]   3 to 12 points, area 0..63\n"
+#define MODE_HELP \
+  "  --mode soup|chunk      BuildSoup (default) or BuildChunk\n" \
+  "  --chunk-size WORLD     chunk side (default one tile)\n"
+
+static const char *HELP_BUILD =
+  "usage: onepath build INPUT [SETTINGS] [SHAPE]... [OPTIONS]\n"
+  "build a 3D mesh (Mesh3DPipeline), write it, print its XXH3-64 hash and a summary\n"
+  INPUT3D_HELP
+  "obstacles and volumes (into the settings' Obstacles and Volumes):\n" SHAPE_HELP
+  "options:\n" MODE_HELP
+  "  --out|-o FILE          the mesh bytes (op_mesh_save)\n"
+  "  --snapshot FILE        a mesh snapshot\n"
+  "  --tiles DIR            one file per tile, DIR/tile_X_Z_L.optl (DIR is created)\n";
+
+static const char *HELP_TILECACHE =
+  "usage: onepath tilecache INPUT [SETTINGS] [STEP]... [OPTIONS]\n"
+  "a cached build (BuildSoupCached), then the steps in order, then UpdateAll\n"
+  INPUT3D_HELP
+  "steps:\n" SHAPE_HELP
+  "  --remove ID            RemoveObstacle\n"
+  "  --remove-volume ID     RemoveVolume\n"
+  "  --update               UpdateAll (or Update(N) with --step N)\n"
+  "  --ops FILE             steps from a file, one per line (docs/cli.md)\n"
+  "options:\n" MODE_HELP
+  "  --step N               Update(N) in a loop instead of UpdateAll\n"
+  "  --no-repair            TileCache.Repair off (RT-107)\n"
+  "  --out|-o FILE  --snapshot FILE (the cache snapshot)  --tiles DIR\n"
+  "  --svg FILE.svg [--color area|poly|tile]   the mesh with the live shapes\n";
+
+static const char *HELP_BUILD2D =
+  "usage: onepath build2d --outlines FILE [OPTIONS]\n"
+  "build a 2D mesh from an outline text file (NavMesh.Build2D)\n"
+  "  --outlines FILE        `outline` / `obstacle` blocks of `X Z` lines (docs/cli.md)\n"
+  "  --preset NAME          Humanoid (default), Small or Large (T2D-011)\n"
+  "  --set KEY=VALUE        cell_size, cell_height, agent_radius, agent_height,\n"
+  "                         agent_climb, max_slope, floor_y (numbers), tile_cells,\n"
+  "                         max_verts_per_poly (integers), area (0..255), flags (0..65535),\n"
+  "                         snap_bits (integer or null), origin (X,Z); checked by\n"
+  "                         op_settings2d_validate (T2D-012)\n"
+  "  --max-file-size BYTES  cap on the outline file (default 256M)\n"
+  "  --out FILE  --snapshot FILE  --tiles DIR\n";
+
+static const char *HELP_SVG =
+  "usage: onepath svg --mesh FILE [--color area|poly|tile] [--layers A-B] [--out FILE.svg]\n"
+  "       onepath svg --stage spans|regions|contours|polys INPUT [SETTINGS] [--tile TX,TZ]\n"
+  "                   [--out FILE.svg]\n"
+  "a top-down picture (+x right, +z down) of a mesh, tile or snapshot file (one panel per\n"
+  "layer, at most 64) or of one stage of one 3D tile\n"
+  INPUT3D_HELP;
+
+static const char *HELP_HASH =
+  "usage: onepath hash FILE [--parts]\n"
+  "XXH3-64 (op_hash64) of the file; --parts: of each part of a mesh (MESH-044)\n";
+
+static const char *HELP_INFO =
+  "usage: onepath info FILE [--tiles]\n"
+  "kind, size, hash, tiling, parameters and summary of a mesh, tile or snapshot file;\n"
+  "--tiles: one line per tile\n";
+
 typedef struct command {
   const char *name;    /* the word after onepath */
   const char *prefix;  /* what its messages start with */
-  int (*run)(int argc, char **argv);
+  int (*run)(cli_ctx *ctx, int argc, char **argv);
+  int set_keys;        /* its --help lists the 3D --set keys */
 } command;
 
 static const command COMMANDS[] = {
-  {"build", "onepath build", cli_cmd_build},
-  {"build2d", "onepath build2d", cli_cmd_build2d},
-  {"svg", "onepath svg", cli_cmd_svg},
-  {"hash", "onepath hash", cli_cmd_hash},
-  {"info", "onepath info", cli_cmd_info},
-  {"tilecache", "onepath tilecache", cli_cmd_tilecache},
+  {"build", "onepath build", cli_cmd_build, 1},
+  {"build2d", "onepath build2d", cli_cmd_build2d, 0},
+  {"svg", "onepath svg", cli_cmd_svg, 1},
+  {"hash", "onepath hash", cli_cmd_hash, 0},
+  {"info", "onepath info", cli_cmd_info, 0},
+  {"tilecache", "onepath tilecache", cli_cmd_tilecache, 1},
 };
+
+static const char *command_help(const char *name) {
+  if (!strcmp(name, "build")) return HELP_BUILD;
+  if (!strcmp(name, "build2d")) return HELP_BUILD2D;
+  if (!strcmp(name, "svg")) return HELP_SVG;
+  if (!strcmp(name, "hash")) return HELP_HASH;
+  if (!strcmp(name, "info")) return HELP_INFO;
+  return HELP_TILECACHE;
+}
 
 int main(int argc, char **argv) {
   if (argc < 2) {
@@ -84,15 +169,18 @@ int main(int argc, char **argv) {
     printf("onepath %s\n", OP_VERSION_STRING);
     return 0;
   }
-  for (int i = 2; i < argc; i++)
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(HELP, stdout);
-      return 0;
-    }
   for (size_t k = 0; k < sizeof COMMANDS / sizeof *COMMANDS; k++)
     if (!strcmp(c, COMMANDS[k].name)) {
-      cli_set_command(COMMANDS[k].prefix);
-      return COMMANDS[k].run(argc - 2, argv + 2);
+      for (int i = 2; i < argc; i++) /* onepath COMMAND --help: that command's options */
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+          fputs(command_help(c), stdout);
+          if (COMMANDS[k].set_keys) cli_print_set_keys(stdout);
+          fputs("exit status: 0 success, 1 the operation failed, 2 bad arguments\n", stdout);
+          return 0;
+        }
+      cli_ctx run = {COMMANDS[k].prefix, CLI_MAX_FILE_DEFAULT};
+      return COMMANDS[k].run(&run, argc - 2, argv + 2);
     }
-  return cli_usage_error("unknown command '%s'", c);
+  cli_ctx top = {"onepath", CLI_MAX_FILE_DEFAULT};
+  return cli_usage_error(&top, "unknown command '%s'", c);
 }

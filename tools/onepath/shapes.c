@@ -48,21 +48,21 @@ static char *dup_text(const char *opt, const char *v) {
 }
 
 /* --volume AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...] into sh (SPAN-003). */
-static int volume_parse(const char *opt, const char *v, cli_shapes *sh) {
+static int volume_parse(cli_ctx *ctx, const char *opt, const char *v, cli_shapes *sh) {
   double x[3 + 2 * OP_VOLUME_MAX_POINTS];
   int n = parse_numbers(v, 9, 3 + 2 * OP_VOLUME_MAX_POINTS, x);
   if (n < 0 || (n - 3) % 2)
-    return cli_usage_error("--volume '%s': expected AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...] "
+    return cli_usage_error(ctx, "--volume '%s': expected AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...] "
                            "(3 to %d points)", v, OP_VOLUME_MAX_POINTS);
   if (!(x[0] >= 0 && x[0] <= 255 && x[0] == (double)(int)x[0]))
-    return cli_usage_error("--volume '%s': area '%g' is not an integer in [0, 255]", v, x[0]);
+    return cli_usage_error(ctx, "--volume '%s': area '%g' is not an integer in [0, 255]", v, x[0]);
   if (sh->nvol == sh->capv) {
     uint32_t nc = sh->capv ? 2 * sh->capv : 8;
     op_convex_volume *nv = realloc(sh->vol, nc * sizeof *nv);
     if (nv) sh->vol = nv;
     char **nt = realloc(sh->vol_text, nc * sizeof *nt);
     if (nt) sh->vol_text = nt;
-    if (!nv || !nt) return cli_fail("out of memory");
+    if (!nv || !nt) return cli_fail(ctx, "out of memory");
     sh->capv = nc;
   }
   op_convex_volume *cv = &sh->vol[sh->nvol];
@@ -75,18 +75,19 @@ static int volume_parse(const char *opt, const char *v, cli_shapes *sh) {
     cv->points[k][0] = x[3 + 2 * k];
     cv->points[k][1] = x[4 + 2 * k];
   }
-  if (!(sh->vol_text[sh->nvol] = dup_text(opt, v))) return cli_fail("out of memory");
+  if (!(sh->vol_text[sh->nvol] = dup_text(opt, v))) return cli_fail(ctx, "out of memory");
   sh->nvol++;
   return 0;
 }
 
 /* --cylinder, --box or --obox (opt names which) into o (SPAN-004); 0 or a usage error. */
-static int obstacle_parse(const char *opt, const char *v, op_obstacle *o) {
+static int obstacle_parse(cli_ctx *ctx, const char *opt, const char *v, op_obstacle *o) {
   double x[7];
   memset(o, 0, sizeof *o);
   if (!strcmp(opt, "--cylinder")) {
     if (parse_numbers(v, 5, 5, x) < 0)
-      return cli_usage_error("--cylinder '%s': expected X,Y,Z,R,H (base centre, radius, height)",
+      return cli_usage_error(ctx,
+          "--cylinder '%s': expected X,Y,Z,R,H (base centre, radius, height)",
                              v);
     o->shape = OP_OBSTACLE_CYLINDER;
     memcpy(o->center, x, sizeof o->center);
@@ -94,13 +95,14 @@ static int obstacle_parse(const char *opt, const char *v, op_obstacle *o) {
     o->height = x[4];
   } else if (!strcmp(opt, "--box")) {
     if (parse_numbers(v, 6, 6, x) < 0)
-      return cli_usage_error("--box '%s': expected MINX,MINY,MINZ,MAXX,MAXY,MAXZ", v);
+      return cli_usage_error(ctx, "--box '%s': expected MINX,MINY,MINZ,MAXX,MAXY,MAXZ", v);
     o->shape = OP_OBSTACLE_BOX;
     memcpy(o->bmin, x, sizeof o->bmin);
     memcpy(o->bmax, x + 3, sizeof o->bmax);
   } else {
     if (parse_numbers(v, 7, 7, x) < 0)
-      return cli_usage_error("--obox '%s': expected CX,CY,CZ,HX,HY,HZ,YAW (centre, half sizes, "
+      return cli_usage_error(ctx,
+          "--obox '%s': expected CX,CY,CZ,HX,HY,HZ,YAW (centre, half sizes, "
                              "yaw in radians)", v);
     o->shape = OP_OBSTACLE_ORIENTED_BOX;
     memcpy(o->center, x, sizeof o->center);
@@ -110,10 +112,10 @@ static int obstacle_parse(const char *opt, const char *v, op_obstacle *o) {
   return 0;
 }
 
-int cli_shape_parse(const char *opt, const char *v, cli_shapes *sh) {
-  if (!strcmp(opt, "--volume")) return volume_parse(opt, v, sh);
+int cli_shape_parse(cli_ctx *ctx, const char *opt, const char *v, cli_shapes *sh) {
+  if (!strcmp(opt, "--volume")) return volume_parse(ctx, opt, v, sh);
   op_obstacle o;
-  int rc = obstacle_parse(opt, v, &o);
+  int rc = obstacle_parse(ctx, opt, v, &o);
   if (rc) return rc;
   if (sh->nobst == sh->capo) {
     uint32_t nc = sh->capo ? 2 * sh->capo : 8;
@@ -121,11 +123,11 @@ int cli_shape_parse(const char *opt, const char *v, cli_shapes *sh) {
     if (no) sh->obst = no;
     char **nt = realloc(sh->obst_text, nc * sizeof *nt);
     if (nt) sh->obst_text = nt;
-    if (!no || !nt) return cli_fail("out of memory");
+    if (!no || !nt) return cli_fail(ctx, "out of memory");
     sh->capo = nc;
   }
   sh->obst[sh->nobst] = o;
-  if (!(sh->obst_text[sh->nobst] = dup_text(opt, v))) return cli_fail("out of memory");
+  if (!(sh->obst_text[sh->nobst] = dup_text(opt, v))) return cli_fail(ctx, "out of memory");
   sh->nobst++;
   return 0;
 }
@@ -137,7 +139,7 @@ int cli_is_shape_option(const char *o) {
 
 /* Checks every obstacle and volume of sh by SPAN-031 / SPAN-033 (op_settings_validate on
 ** a copy of s holding only them); a failure is a usage error naming the option. */
-int cli_shapes_validate(const op_settings *s, const cli_shapes *sh) {
+int cli_shapes_validate(cli_ctx *ctx, const op_settings *s, const cli_shapes *sh) {
   op_settings t = *s;
   t.nvolumes = sh->nvol;
   t.volumes = sh->vol;
@@ -147,12 +149,13 @@ int cli_shapes_validate(const op_settings *s, const cli_shapes *sh) {
   if (op_settings_validate(&t, &e) == OP_OK) return 0;
   unsigned long idx;
   if (sscanf(e.field, "obstacles[%lu]", &idx) == 1 && idx < sh->nobst)
-    return cli_usage_error("'%s': invalid %s (value %s): %s", sh->obst_text[idx], e.field,
+    return cli_usage_error(ctx, "'%s': invalid %s (value %s): %s", sh->obst_text[idx], e.field,
                        e.value[0] ? e.value : "-", e.message);
   if (sscanf(e.field, "volumes[%lu]", &idx) == 1 && idx < sh->nvol)
-    return cli_usage_error("'%s': invalid %s (value %s): %s", sh->vol_text[idx], e.field,
+    return cli_usage_error(ctx, "'%s': invalid %s (value %s): %s", sh->vol_text[idx], e.field,
                        e.value[0] ? e.value : "-", e.message);
-  return cli_usage_error("invalid setting '%s' (value %s): %s", e.field, e.value[0] ? e.value : "-",
+  return cli_usage_error(ctx,
+      "invalid setting '%s' (value %s): %s", e.field, e.value[0] ? e.value : "-",
                      e.message);
 }
 

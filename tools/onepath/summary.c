@@ -7,10 +7,12 @@
 ** snapshot (spec/navmesh-snapshot.md) and its tiles (FMT-040).
 */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -157,7 +159,10 @@ void cli_print_summary(FILE *f, const cli_summary *s) {
 
 
 /* --tiles DIR: DIR/tile_X_Z_L.optl, the tile's own bytes (FMT-040), in slot order. */
-static int write_tiles(const cli_mesh *l, const char *dir) {
+static int write_tiles(cli_ctx *ctx, const cli_mesh *l, const char *dir) {
+  /* DIR is created when missing (its parent must exist) */
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return cli_fail(ctx, "cannot create the directory '%s': %s", dir, strerror(errno));
   for (uint32_t t = 0; t < l->ntiles; t++) {
     op_tile_desc v;
     op_tile_view(l->tiles[t], &v);
@@ -167,8 +172,8 @@ static int write_tiles(const cli_mesh *l, const char *dir) {
     snprintf(path, sizeof path, "%s/tile_%" PRId32 "_%" PRId32 "_%" PRId32 ".optl", dir, v.x,
              v.z, v.layer);
     int rc = 0;
-    if (op_tile_save(l->tiles[t], &tb, &e)) rc = cli_fail_op("tile", &e);
-    else if (cli_write_file(path, tb.data, tb.len)) rc = CLI_EXIT_FAIL;
+    if (op_tile_save(l->tiles[t], &tb, &e)) rc = cli_fail_op(ctx, "tile", &e);
+    else if (cli_write_file(ctx, path, tb.data, tb.len)) rc = CLI_EXIT_FAIL;
     op_bytes_free(&tb);
     if (rc) return rc;
   }
@@ -176,25 +181,25 @@ static int write_tiles(const cli_mesh *l, const char *dir) {
   return 0;
 }
 
-int cli_report_mesh(const op_mesh *m, const cli_outputs *o, double seconds) {
+int cli_report_mesh(cli_ctx *ctx, const op_mesh *m, const cli_outputs *o, double seconds) {
   const char *out = o->mesh;
   op_bytes b = {NULL, 0};
   op_error e;
-  if (op_mesh_save(m, &b, &e)) return cli_fail_op("serializing the mesh", &e);
+  if (op_mesh_save(m, &b, &e)) return cli_fail_op(ctx, "serializing the mesh", &e);
   int rc = 0;
-  if (out && cli_write_file(out, b.data, b.len)) rc = CLI_EXIT_FAIL;
+  if (out && cli_write_file(ctx, out, b.data, b.len)) rc = CLI_EXIT_FAIL;
   cli_mesh l;
   memset(&l, 0, sizeof l);
-  if (!rc && cli_mesh_view(m, "mesh", &l)) rc = CLI_EXIT_FAIL;
+  if (!rc && cli_mesh_view(ctx, m, "mesh", &l)) rc = CLI_EXIT_FAIL;
   if (!rc && o->snapshot) {
     op_bytes sb = {NULL, 0};
-    if (op_mesh_snapshot_save(m, &sb, &e)) rc = cli_fail_op("snapshot", &e);
-    else if (cli_write_file(o->snapshot, sb.data, sb.len)) rc = CLI_EXIT_FAIL;
+    if (op_mesh_snapshot_save(m, &sb, &e)) rc = cli_fail_op(ctx, "snapshot", &e);
+    else if (cli_write_file(ctx, o->snapshot, sb.data, sb.len)) rc = CLI_EXIT_FAIL;
     else printf("snapshot: %zu bytes, hash %016" PRIx64 ", written to %s\n", sb.len,
                 op_hash64(sb.data, sb.len), o->snapshot);
     op_bytes_free(&sb);
   }
-  if (!rc && o->tiles) rc = write_tiles(&l, o->tiles);
+  if (!rc && o->tiles) rc = write_tiles(ctx, &l, o->tiles);
   if (!rc) {
     cli_summary s;
     cli_summarize(l.tiles, l.ntiles, &s);

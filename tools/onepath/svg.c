@@ -124,6 +124,11 @@ void svg_scene_begin(svg_scene *s, double max_px) {
   }
   double width = (xmax > 0 ? xmax : MARGIN + GAP) - GAP + MARGIN;
   if (width < 3 * LEG_COL + 2 * MARGIN) width = 3 * LEG_COL + 2 * MARGIN;
+  /* wide enough for the title (18 px) and the subtitle (12 px): about 0.6 em a character */
+  double tw = 2 * MARGIN + 0.6 * 18 * (double)strlen(s->title);
+  double sw = 2 * MARGIN + 0.6 * 12 * (double)strlen(s->subtitle);
+  if (width < tw) width = tw;
+  if (width < sw) width = sw;
   int cols = (int)((width - 2 * MARGIN) / LEG_COL);
   if (cols < 1) cols = 1;
   int nent = s->nlegend + (s->legend_more ? 1 : 0);

@@ -20,7 +20,7 @@ static int name_char(int c) { return isalnum(c) || c == '_' || c == '-' || c == 
 
 /* Checks the entity reference at s[i] == '&'; returns its length or 0. */
 static size_t entity(const char *s, size_t i, size_t n) {
-  static const char *ok[] = {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;"};
+  static const char *const ok[] = {"&lt;", "&gt;", "&amp;", "&quot;", "&apos;"};
   for (int k = 0; k < 5; k++)
     if (n - i >= strlen(ok[k]) && !strncmp(s + i, ok[k], strlen(ok[k]))) return strlen(ok[k]);
   if (n - i >= 4 && s[i + 1] == '#') {
@@ -44,7 +44,7 @@ int main(int argc, char **argv) {
   }
   fclose(f);
   if (!s) return 2;
-  static char stack[MAXDEPTH][64];
+  char stack[MAXDEPTH][64]; /* 16 KiB on the stack: no static state */
   int depth = 0, roots = 0, rc = 0;
   size_t i = 0;
   while (i < n && !rc) {

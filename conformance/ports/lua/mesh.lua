@@ -1,5 +1,6 @@
 -- The tiled mesh of spec/navmesh-mesh.md (MESH-001 .. MESH-044) and its snapshots
--- (spec/navmesh-snapshot.md, SNAP-001 .. SNAP-015).
+-- (spec/navmesh-snapshot.md, SNAP-001 .. SNAP-015); loading without parameters (MESH-067 ..
+-- MESH-070, SNAP-025, SNAP-026).
 --
 -- A mesh: { params = {origin = {3}, cell_size, cell_height, tile_cells, mvp, climb, max_tiles},
 --           gen = {[slot] = generation (absent = 1)}, slots = {[slot] = entry} }
@@ -20,23 +21,43 @@ local function finite(v) return v == v and v ~= math.huge and v ~= -math.huge en
 local function bits(d) return pack("<d", d) end
 local function pos_text(x, z, layer) return string.format("%d,%d,%d", x, z, layer) end
 
--- MESH-002 .. MESH-004. `p` holds the parsed parameters (binary64 / integers).
-function M.create(p)
-  for k = 1, 3 do if p.origin[k] == 0 then p.origin[k] = 0.0 end end -- -0 -> +0
-  if p.climb == 0 then p.climb = 0.0 end
+-- MESH-002 .. MESH-004 (kind "out_of_range", prefix ""), and MESH-067 (kind "format",
+-- prefix "params.") for a parameter block read from bytes.
+local function check_params(p, kind, pre)
   for k = 1, 3 do
     local v = p.origin[k]
-    if not finite(v) or v < -LIM or v > LIM then fail("out_of_range", "tiling.origin[" .. (k - 1) .. "]", vd(v)) end
+    if not finite(v) or v < -LIM or v > LIM then fail(kind, pre .. "tiling.origin[" .. (k - 1) .. "]", vd(v)) end
   end
   for _, n in ipairs({ "cell_size", "cell_height" }) do
     local v = p[n]
-    if not finite(v) or v < 0x1p-16 or v > 0x1p16 then fail("out_of_range", "tiling." .. n, vd(v)) end
+    if not finite(v) or v < 0x1p-16 or v > 0x1p16 then fail(kind, pre .. "tiling." .. n, vd(v)) end
   end
-  if p.tile_cells < 1 or p.tile_cells > 8192 then fail("out_of_range", "tiling.tile_cells", vi(p.tile_cells)) end
-  if p.mvp < 3 or p.mvp > 12 then fail("out_of_range", "tiling.max_verts_per_poly", vi(p.mvp)) end
-  if not finite(p.climb) or p.climb < 0 then fail("out_of_range", "walkable_climb", vd(p.climb)) end
-  if p.max_tiles < 1 or p.max_tiles > (1 << 22) then fail("out_of_range", "max_tiles", vi(p.max_tiles)) end
+  if p.tile_cells < 1 or p.tile_cells > 8192 then fail(kind, pre .. "tiling.tile_cells", vi(p.tile_cells)) end
+  if p.mvp < 3 or p.mvp > 12 then fail(kind, pre .. "tiling.max_verts_per_poly", vi(p.mvp)) end
+  if not finite(p.climb) or p.climb < 0 then fail(kind, pre .. "walkable_climb", vd(p.climb)) end
+  if p.max_tiles < 1 or p.max_tiles > (1 << 22) then fail(kind, pre .. "max_tiles", vi(p.max_tiles)) end
+end
+
+function M.create(p)
+  for k = 1, 3 do if p.origin[k] == 0 then p.origin[k] = 0.0 end end -- -0 -> +0
+  if p.climb == 0 then p.climb = 0.0 end
+  check_params(p, "out_of_range", "")
   return { params = p, gen = {}, slots = {} }
+end
+
+local function is_neg0(v) return v == 0 and 1 / v < 0 end
+
+-- MESH-067: a 60-byte parameter block; returns the parameters.
+local function read_params(pb)
+  local o0, o1, o2, cs, ch, tc, mv, cl, mt = unpack("<dddddI4I4dI4", pb)
+  local p = { origin = { o0, o1, o2 }, cell_size = cs, cell_height = ch, tile_cells = tc, mvp = mv,
+              climb = cl, max_tiles = mt }
+  check_params(p, "format", "params.")
+  for k = 1, 3 do
+    if is_neg0(p.origin[k]) then fail("format", "params.tiling.origin[" .. (k - 1) .. "]", "-0") end
+  end
+  if is_neg0(cl) then fail("format", "params.walkable_climb", "-0") end
+  return p
 end
 
 local function gen_of(mesh, s) return mesh.gen[s] or 1 end
@@ -279,6 +300,55 @@ local function reader(s)
   return r
 end
 
+-- SNAP-013 steps 1 to 5 and SNAP-014 for tile record i (snapshots and MESH-068).
+-- `free` maps the empty-slot records' slots; returns slot, generation, entry.
+local function read_record(params, r, i, prev, free, positions)
+  local max_tiles = params.max_tiles
+  local pre = "tiles[" .. i .. "]"
+  local sl = r.u32(pre .. ".slot")
+  if sl >= max_tiles or (prev and sl <= prev) then fail("format", pre .. ".slot", vi(sl)) end
+  local g = r.u32(pre .. ".generation")
+  if g < 1 or g > GEN_MAX then fail("format", pre .. ".generation", vi(g)) end
+  if free[sl] then fail("format", pre .. ".slot", vi(sl)) end
+  local x = r.i32(pre .. ".x")
+  local z = r.i32(pre .. ".z")
+  local layer = r.i32(pre .. ".layer")
+  local tl = r.u32(pre .. ".tile_length")
+  local tb = r.take(tl, pre .. ".tile")
+  local ok, t = pcall(tile.load, tb)
+  if not ok then
+    if type(t) == "table" and t.op_error then
+      fail("format", pre .. ".tile." .. t.field, t.value, "bad tile: " .. t.message)
+    end
+    error(t, 0)
+  end
+  local f, v = tiling_diff(params, t)
+  if f then fail("format", pre .. ".tile." .. f, v) end
+  if x ~= t.x then fail("format", pre .. ".x", vi(x)) end
+  if z ~= t.z then fail("format", pre .. ".z", vi(z)) end
+  if layer ~= t.layer then fail("format", pre .. ".layer", vi(layer)) end
+  if #t.polys > (1 << 20) then fail("format", pre .. ".tile.npolys", vi(#t.polys)) end
+  local key = pos_text(x, z, layer)
+  if positions[key] then fail("format", pre .. ".x", key) end -- SNAP-014
+  positions[key] = true
+  local e = new_entry(t)
+  local nedits = r.u32(pre .. ".nedits")
+  if nedits > #t.polys then fail("format", pre .. ".nedits", vi(nedits)) end
+  local pprev
+  for k = 0, nedits - 1 do
+    local ep = pre .. ".edits[" .. k .. "]"
+    local poly, flags, area, pad = unpack("<I4I2BB", r.take(8, ep))
+    if poly >= #t.polys or (pprev and poly <= pprev) then fail("format", ep .. ".poly", vi(poly)) end
+    if area > 63 then fail("format", ep .. ".area", vi(area)) end
+    if pad ~= 0 then fail("format", ep .. ".pad", vi(pad)) end
+    local own = t.polys[poly + 1]
+    if flags == own.flags and area == own.area then fail("format", ep .. ".flags", vi(flags)) end
+    e.flags[poly + 1], e.areas[poly + 1] = flags, area
+    pprev = poly
+  end
+  return sl, g, e
+end
+
 -- SNAP-015 order; returns the new state, the mesh is replaced by the caller (SNAP-008).
 function M.snapshot_load(mesh, s)
   local r = reader(s)
@@ -345,53 +415,88 @@ function M.read_slots(mesh, r)
   prev = nil
   local positions = {}
   for i = 0, ntiles - 1 do
-    local pre = "tiles[" .. i .. "]"
-    local sl = r.u32(pre .. ".slot")
-    if sl >= max_tiles or (prev and sl <= prev) then fail("format", pre .. ".slot", vi(sl)) end
-    local g = r.u32(pre .. ".generation")
-    if g < 1 or g > GEN_MAX then fail("format", pre .. ".generation", vi(g)) end
-    if gen[sl] then fail("format", pre .. ".slot", vi(sl)) end
-    local x = r.i32(pre .. ".x")
-    local z = r.i32(pre .. ".z")
-    local layer = r.i32(pre .. ".layer")
-    local tl = r.u32(pre .. ".tile_length")
-    local tb = r.take(tl, pre .. ".tile")
-    local ok, t = pcall(tile.load, tb)
-    if not ok then
-      if type(t) == "table" and t.op_error then
-        fail("format", pre .. ".tile." .. t.field, t.value, "bad tile: " .. t.message)
-      end
-      error(t, 0)
-    end
-    local f, v = tiling_diff(mesh.params, t)
-    if f then fail("format", pre .. ".tile." .. f, v) end
-    if x ~= t.x then fail("format", pre .. ".x", vi(x)) end
-    if z ~= t.z then fail("format", pre .. ".z", vi(z)) end
-    if layer ~= t.layer then fail("format", pre .. ".layer", vi(layer)) end
-    if #t.polys > (1 << 20) then fail("format", pre .. ".tile.npolys", vi(#t.polys)) end
-    local key = pos_text(x, z, layer)
-    if positions[key] then fail("format", pre .. ".x", key) end -- SNAP-014
-    positions[key] = true
-    local e = new_entry(t)
-    local nedits = r.u32(pre .. ".nedits")
-    if nedits > #t.polys then fail("format", pre .. ".nedits", vi(nedits)) end
-    local pprev
-    for k = 0, nedits - 1 do
-      local ep = pre .. ".edits[" .. k .. "]"
-      local poly, flags, area, pad = unpack("<I4I2BB", r.take(8, ep))
-      if poly >= #t.polys or (pprev and poly <= pprev) then fail("format", ep .. ".poly", vi(poly)) end
-      if area > 63 then fail("format", ep .. ".area", vi(area)) end
-      if pad ~= 0 then fail("format", ep .. ".pad", vi(pad)) end
-      local own = t.polys[poly + 1]
-      if flags == own.flags and area == own.area then fail("format", ep .. ".flags", vi(flags)) end
-      e.flags[poly + 1], e.areas[poly + 1] = flags, area
-      pprev = poly
-    end
+    local sl, g, e = read_record(mesh.params, r, i, prev, gen, positions)
     if g ~= 1 then gen[sl] = g end
     slots[sl] = e
     prev = sl
   end
   return { gen = gen, slots = slots }
+end
+
+---------------------------------------------------------------------------------------------
+-- Loading without parameters: Deserialize (MESH-067 .. MESH-070), OpenSnapshot (SNAP-025, SNAP-026).
+
+-- SNAP-025
+function M.snapshot_params(s)
+  local r = reader(s)
+  local magic = r.take(4, "magic")
+  if magic ~= "OPSN" then fail("format", "magic", P.hex(magic)) end
+  local version = r.u32("version")
+  if version ~= 1 then fail("format", "version", vi(version)) end
+  return read_params(r.take(60, "params"))
+end
+
+-- SNAP-026: a new mesh in the snapshot's state.
+function M.snapshot_open(s)
+  local m = M.create(M.snapshot_params(s))
+  local st = M.snapshot_load(m, s)
+  m.gen, m.slots = st.gen, st.slots
+  return m
+end
+
+local LINK_FIELDS = { "poly", "edge", "side", "target_edge", "target", "lo", "hi" }
+
+-- MESH-068 .. MESH-070
+function M.load(s)
+  local r = reader(s)
+  local magic = r.take(4, "magic")
+  if magic ~= "OPMS" then fail("format", "magic", P.hex(magic)) end
+  local version = r.u32("version")
+  if version ~= 1 then fail("format", "version", vi(version)) end
+  local params = read_params(r.take(60, "params"))
+  local ntiles = r.u32("ntiles")
+  if ntiles > params.max_tiles then fail("format", "ntiles", vi(ntiles)) end
+  local m = { params = params, gen = {}, slots = {} }
+  local held = {} -- [i] = {slot, links = { {raw fields...} }}
+  local positions, prev = {}, nil
+  for i = 0, ntiles - 1 do
+    local sl, g, e = read_record(params, r, i, prev, {}, positions)
+    local pre = "tiles[" .. i .. "]"
+    local nl = r.u32(pre .. ".nlinks")
+    local ls = {}
+    for k = 0, nl - 1 do
+      local lp = pre .. ".links[" .. k .. "]"
+      local b = r.take(24, lp)
+      local poly, ed, side, te, pad, target = unpack("<I4BBBBi8", b)
+      if pad ~= 0 then fail("format", lp .. ".pad", vi(pad)) end
+      ls[k + 1] = { poly, ed, side, te, target, b:sub(17, 20), b:sub(21, 24) }
+    end
+    if g ~= 1 then m.gen[sl] = g end
+    m.slots[sl] = e
+    held[#held + 1] = { slot = sl, links = ls }
+    prev = sl
+  end
+  if r.pos ~= #s then fail("format", "length", vi(#s)) end
+  -- MESH-069: compare with the computed links, record by record.
+  for i, h in ipairs(held) do
+    local pre = "tiles[" .. (i - 1) .. "]"
+    local want = links_of(m, h.slot)
+    for k = 1, math.min(#want, #h.links) do
+      local w, b = want[k], h.links[k]
+      local wl = { w[1], w[2], w[3], w[4], w[5], pack("<f", w[6]), pack("<f", w[7]) }
+      for f = 1, 7 do
+        if wl[f] ~= b[f] then
+          local v
+          if f == 5 then v = P.u64hex(b[f])
+          elseif f >= 6 then v = vd((unpack("<f", b[f])))
+          else v = vi(b[f]) end
+          fail("format", pre .. ".links[" .. (k - 1) .. "]." .. LINK_FIELDS[f], v)
+        end
+      end
+    end
+    if #want ~= #h.links then fail("format", pre .. ".nlinks", vi(#h.links)) end
+  end
+  return m
 end
 
 return M

@@ -102,4 +102,14 @@ return function(OPS, session)
     m.gen, m.slots = st.gen, st.slots -- SNAP-008: replaced only after every check passed
     return {}
   end
+  OPS["mesh.load"] = function(args) -- MESH-068
+    local s = P.as_bytes(args.map.bytes)
+    if s == nil then fail("argument", "bytes", "") end
+    return { handle = session:add("mesh", mesh.load(s)) }
+  end
+  OPS["mesh.snapshot_open"] = function(args) -- SNAP-026
+    local s = P.as_bytes(args.map.bytes)
+    if s == nil then fail("argument", "bytes", "") end
+    return { handle = session:add("mesh", mesh.snapshot_open(s)) }
+  end
 end

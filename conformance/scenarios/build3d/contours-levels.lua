@@ -4,12 +4,7 @@
 -- each tile (raw loops, edge keys, simplified forms, joined contours; REG-222) is a
 -- checkpoint, one per level, preset, partition and tile.
 
-local LEVELS = {
-  { name = "terrain", seed = "00000000000000a1", size = 16 },
-  { name = "city", seed = "0000000000000007", size = 2 },
-  { name = "stairs", seed = "00000000000000a1", size = 8 },
-  { name = "dungeon", seed = "0000000000000003", size = 12 },
-}
+local each_level_tile = require("soups3d").each_level_tile -- levels x presets x partitions
 
 return {
   title = "Contours of generated levels per partition, preset and tile",
@@ -17,30 +12,15 @@ return {
               "REG-209", "REG-210", "REG-211", "REG-212", "REG-213", "REG-215", "REG-216",
               "REG-217", "REG-218", "REG-219", "REG-220", "REG-222", "REG-223" },
   run = function(t)
-    for _, lv in ipairs(LEVELS) do
-      for _, preset in ipairs({ "Humanoid", "Small", "Large" }) do
-        local level = { name = lv.name, seed = lv.seed, size = lv.size }
-        local all = t:call("spans.build", { preset = preset, level = level })
-        for _, part in ipairs({ "watershed", "monotone", "layers" }) do
-          local built = 0
-          for tz = 0, all.ntz - 1 do
-            for tx = 0, all.ntx - 1 do
-              local r = t:call("contours.build_tile", {
-                preset = preset, partition = part, tile = { tx, tz }, level = level })
-              local tag = lv.name .. "-" .. preset .. "-" .. part .. "-" .. tx .. "-" .. tz
-              if r.built then
-                built = built + 1
-                t:check(r.ncontours <= r.nloops, tag .. ": at most one contour per loop")
-                t:check(#r.bytes // 2 >= 44, tag .. ": a contour set (REG-222)")
-                t:checkpoint(tag, "table", r.bytes)
-              else
-                t:check(r.nloops == 0 and r.bytes == "", tag .. ": not built, empty")
-              end
-            end
-          end
-          t:check(built == all.built, lv.name .. "/" .. preset .. "/" .. part .. ": every built tile")
-        end
+    each_level_tile(t, "contours.build_tile", function(tag, r)
+      if r.built then
+        t:check(r.ncontours <= r.nloops, tag .. ": at most one contour per loop")
+        t:check(#r.bytes // 2 >= 44, tag .. ": a contour set (REG-222)")
+        t:checkpoint(tag, "table", r.bytes)
+      else
+        t:check(r.nloops == 0 and r.bytes == "", tag .. ": not built, empty")
       end
-    end
+      return r.built
+    end)
   end,
 }

@@ -4,38 +4,9 @@
 -- with a tall hollow pillar in the middle (a hole in the floor's region, or regions
 -- around it, depending on the partition).
 
--- LVL-010 bytes of a soup: vertices {x, y, z} (binary64), triangles {a, b, c}.
-local function soup(t, verts, tris)
-  local b = t:table()
-  b:bytes("4f505453")
-  b:u32(1)
-  b:u32(#verts)
-  b:u32(#tris)
-  for _, v in ipairs(verts) do b:f64(v[1]); b:f64(v[2]); b:f64(v[3]) end
-  for _, tr in ipairs(tris) do b:u32(tr[1]); b:u32(tr[2]); b:u32(tr[3]) end
-  return b:hex()
-end
+local soup = require("soups3d").soup -- LVL-010 bytes of a soup
 
--- A floor 6 x 6 at y = 0, and optionally a hollow box (four walls and a top) over
--- x, z in [2.4, 3.6], 5 high.
-local function floor(t, pillar)
-  local v = { { 0, 0, 0 }, { 0, 0, 6 }, { 6, 0, 6 }, { 6, 0, 0 } }
-  local f = { { 0, 1, 2 }, { 0, 2, 3 } }
-  if pillar then
-    local a, b, h = 2.4, 3.6, 5
-    local base = #v
-    for _, p in ipairs({ { a, 0, a }, { a, 0, b }, { b, 0, b }, { b, 0, a },
-                         { a, h, a }, { a, h, b }, { b, h, b }, { b, h, a } }) do
-      v[#v + 1] = p
-    end
-    local q = { { 0, 1, 5, 4 }, { 1, 2, 6, 5 }, { 2, 3, 7, 6 }, { 3, 0, 4, 7 }, { 4, 5, 6, 7 } }
-    for _, r in ipairs(q) do
-      f[#f + 1] = { base + r[1], base + r[2], base + r[3] }
-      f[#f + 1] = { base + r[1], base + r[3], base + r[4] }
-    end
-  end
-  return soup(t, v, f)
-end
+local floor = require("soups3d").floor -- a 6 x 6 floor, optionally with a hollow pillar
 
 return {
   title = "Contours of one tile: a square floor, a floor with a pillar, three partitions",

@@ -4,17 +4,7 @@
 -- tile (0, 0), whose border is 5) at the edges of island removal, the border ring, a
 -- floor cut in two by an area-0 volume and a floor of two areas. Every count by hand.
 
--- LVL-010 bytes of a soup: vertices {x, y, z} (binary64), triangles {a, b, c}.
-local function soup(t, verts, tris)
-  local b = t:table()
-  b:bytes("4f505453")
-  b:u32(1)
-  b:u32(#verts)
-  b:u32(#tris)
-  for _, v in ipairs(verts) do b:f64(v[1]); b:f64(v[2]); b:f64(v[3]) end
-  for _, tr in ipairs(tris) do b:u32(tr[1]); b:u32(tr[2]); b:u32(tr[3]) end
-  return b:hex()
-end
+local soup = require("soups3d").soup -- LVL-010 bytes of a soup
 
 -- How many spans carry region value v.
 local function count(r, v)

@@ -3,17 +3,7 @@
 -- names its field, and a failed build creates no handle; the detail rule (POLY-202) accepts
 -- every valid sampling setting.
 
--- LVL-010 bytes of a soup: vertices {x, y, z} (binary64), triangles {a, b, c}.
-local function soup(t, verts, tris)
-  local b = t:table()
-  b:bytes("4f505453")
-  b:u32(1)
-  b:u32(#verts)
-  b:u32(#tris)
-  for _, v in ipairs(verts) do b:f64(v[1]); b:f64(v[2]); b:f64(v[3]) end
-  for _, tr in ipairs(tris) do b:u32(tr[1]); b:u32(tr[2]); b:u32(tr[3]) end
-  return b:hex()
-end
+local soup = require("soups3d").soup -- LVL-010 bytes of a soup
 
 -- two flat triangles at x0 .. x1 and z0 .. z1 corners (walkable, facing up)
 local function two(t, x0, z0, x1, z1)

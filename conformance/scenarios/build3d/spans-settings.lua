@@ -4,16 +4,7 @@
 -- settings.validate does (SPAN-093, SPAN-030), and changed settings change the result as
 -- build3d-spans.md says (counts derived by hand).
 
-local function soup(t, verts, tris)
-  local b = t:table()
-  b:bytes("4f505453")
-  b:u32(1)
-  b:u32(#verts)
-  b:u32(#tris)
-  for _, v in ipairs(verts) do b:f64(v[1]); b:f64(v[2]); b:f64(v[3]) end
-  for _, tr in ipairs(tris) do b:u32(tr[1]); b:u32(tr[2]); b:u32(tr[3]) end
-  return b:hex()
-end
+local soup = require("soups3d").soup -- LVL-010 bytes of a soup
 
 local function copy(v)
   if type(v) ~= "table" then return v end

@@ -4,17 +4,7 @@
 -- ring a ledge, 64 open spans, 16 left after erosion), a tile with no triangle (not
 -- built), a wall alone (not built), an area volume and an area-0 volume (no growing).
 
--- LVL-010 bytes of a soup: vertices {x, y, z} (binary64), triangles {a, b, c}.
-local function soup(t, verts, tris)
-  local b = t:table()
-  b:bytes("4f505453")
-  b:u32(1)
-  b:u32(#verts)
-  b:u32(#tris)
-  for _, v in ipairs(verts) do b:f64(v[1]); b:f64(v[2]); b:f64(v[3]) end
-  for _, tr in ipairs(tris) do b:u32(tr[1]); b:u32(tr[2]); b:u32(tr[3]) end
-  return b:hex()
-end
+local soup = require("soups3d").soup -- LVL-010 bytes of a soup
 
 return {
   title = "Span stages of one tile: ledges, erosion, volumes, tiles not built",

@@ -127,6 +127,8 @@ typedef struct ptvec {
   size_t n, cap;
 } ptvec;
 
+/* Typed pushes (here and in region.c) share their growth in g2_grow; only the element
+** type differs, which C cannot make generic without a macro. */
 static int ptvec_push(ptvec *pv, g2_point p) {
   g2_point *nv = g2_grow(pv->v, &pv->cap, pv->n, sizeof *nv, 64);
   if (!nv) return 0;

@@ -1,7 +1,8 @@
 /*
 ** build2d.c -- the 2D builder's settings, snap grid rule, tile data and assembly
 ** (spec/build2d-tiles.md: settings T2D-010..T2D-013, snap grid T2D-020..T2D-022, tile
-** data T2D-050..T2D-056, assembly T2D-060..T2D-061, entry points T2D-001..T2D-003).
+** data T2D-050..T2D-056, assembly T2D-060..T2D-061, entry points T2D-001..T2D-003, the work
+** budget T2D-080..T2D-083).
 **
 ** Stages: Resolve (g2_region_from_outlines / _from_tilemap, g2_region_difference),
 ** Shrink (g2_region_shrink), Slice (t2_slice_region, ref/build2d/tiles/slice2d.c), Tile data
@@ -227,7 +228,8 @@ static op_status assemble_tile(const op_settings2d *s, int snap_bits, double W,
 
 /* Stages 2 to 4 (T2D-002): shrink, slice, tile data. */
 static op_status region_tiles(const op_settings2d *s, int snap_bits, const g2_region *region,
-                              op_tile ***tiles_out, size_t *ntiles_out, op_error *err) {
+                              const op_build2d_limits *lim, op_tile ***tiles_out,
+                              size_t *ntiles_out, op_error *err) {
   op_status st = OP_OK;
   g2_region shrunk;
   memset(&shrunk, 0, sizeof shrunk);
@@ -238,6 +240,11 @@ static op_status region_tiles(const op_settings2d *s, int snap_bits, const g2_re
     r = &shrunk;
   }
   double W = (double)s->tile_cells * s->cell_size; /* FMT-005 */
+  /* T2D-080, T2D-081: the budget after the shrink, before the arrangement; 0 = default */
+  uint64_t mt = lim && lim->max_tiles ? lim->max_tiles : OP_BUDGET2D_TILES;
+  uint64_t mc = lim && lim->max_grid_cells ? lim->max_grid_cells : OP_BUDGET2D_GRID_CELLS;
+  st = t2_slice_budget(r, s->origin, W, s->cell_size, s->tile_cells, mt, mc, err);
+  if (st) { g2_region_free(&shrunk); return st; }
   t2_slice sl;
   st = t2_slice_region(r, s->origin, W, s->cell_size, s->max_verts_per_poly, &sl, err);
   g2_region_free(&shrunk);
@@ -284,10 +291,11 @@ op_status op_build2d_assemble(const op_settings2d *s, op_tile *const *tiles, siz
 }
 
 static op_status finish(const op_settings2d *s, int snap_bits, const g2_region *r,
-                        op_tile ***tiles, size_t *ntiles, op_mesh **out, op_error *err) {
+                        const op_build2d_limits *lim, op_tile ***tiles, size_t *ntiles,
+                        op_mesh **out, op_error *err) {
   op_tile **t = NULL;
   size_t n = 0;
-  op_status st = region_tiles(s, snap_bits, r, &t, &n, err);
+  op_status st = region_tiles(s, snap_bits, r, lim, &t, &n, err);
   if (st) return st;
   if (out) {
     st = op_build2d_assemble(s, t, n, out, err);
@@ -327,8 +335,9 @@ static op_status subtract(const op_outline2d *obstacles, size_t nobs, g2_region 
 /* T2D-001: NavMesh.Build2D from outlines (tiles and/or mesh). */
 static op_status outlines_run(const op_settings2d *s, const op_outline2d *outlines,
                               size_t noutlines, const op_outline2d *obstacles,
-                              size_t nobstacles, op_tile ***tiles, size_t *ntiles,
-                              op_mesh **out, op_error *err) {
+                              size_t nobstacles, const op_build2d_limits *lim,
+                              op_tile ***tiles, size_t *ntiles, op_mesh **out,
+                              op_error *err) {
   op_status st = op_settings2d_validate(s, err);
   if (st) return st;
   int b = s->snap_bits == OP_SNAP_BITS_NULL ? op_finest_snap_bits(s->cell_size) : s->snap_bits;
@@ -340,7 +349,7 @@ static op_status outlines_run(const op_settings2d *s, const op_outline2d *outlin
   free(o);
   if (st) return st;
   st = subtract(obstacles, nobstacles, &r, err);
-  if (!st) st = finish(s, b, &r, tiles, ntiles, out, err);
+  if (!st) st = finish(s, b, &r, lim, tiles, ntiles, out, err);
   g2_region_free(&r);
   return st;
 }
@@ -349,7 +358,8 @@ static op_status outlines_run(const op_settings2d *s, const op_outline2d *outlin
 static op_status tilemap_run(const op_settings2d *s, const uint8_t *cells, int32_t width,
                              int32_t height, const double map_origin[2], double map_cell,
                              const op_outline2d *obstacles, size_t nobstacles,
-                             op_tile ***tiles, size_t *ntiles, op_mesh **out, op_error *err) {
+                             const op_build2d_limits *lim, op_tile ***tiles, size_t *ntiles,
+                             op_mesh **out, op_error *err) {
   op_status st = op_settings2d_validate(s, err);
   if (st) return st;
   int b = s->snap_bits == OP_SNAP_BITS_NULL ? op_finest_snap_bits(s->cell_size) : s->snap_bits;
@@ -358,7 +368,7 @@ static op_status tilemap_run(const op_settings2d *s, const uint8_t *cells, int32
                               &r, err);
   if (st) return st;
   st = subtract(obstacles, nobstacles, &r, err);
-  if (!st) st = finish(s, b, &r, tiles, ntiles, out, err);
+  if (!st) st = finish(s, b, &r, lim, tiles, ntiles, out, err);
   g2_region_free(&r);
   return st;
 }
@@ -366,14 +376,15 @@ static op_status tilemap_run(const op_settings2d *s, const uint8_t *cells, int32
 op_status op_build2d_outlines(const op_settings2d *s, const op_outline2d *outlines,
                               size_t noutlines, const op_outline2d *obstacles,
                               size_t nobstacles, op_mesh **out, op_error *err) {
-  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, NULL, NULL, out, err);
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, NULL, NULL, NULL, out, err);
 }
 
 op_status op_build2d_outlines_tiles(const op_settings2d *s, const op_outline2d *outlines,
                                     size_t noutlines, const op_outline2d *obstacles,
                                     size_t nobstacles, op_tile ***tiles, size_t *ntiles,
                                     op_error *err) {
-  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, tiles, ntiles, NULL, err);
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, NULL, tiles, ntiles, NULL,
+                      err);
 }
 
 op_status op_build2d_tilemap(const op_settings2d *s, const uint8_t *cells, int32_t width,
@@ -381,7 +392,7 @@ op_status op_build2d_tilemap(const op_settings2d *s, const uint8_t *cells, int32
                              const op_outline2d *obstacles, size_t nobstacles,
                              op_mesh **out, op_error *err) {
   return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles,
-                     NULL, NULL, out, err);
+                     NULL, NULL, NULL, out, err);
 }
 
 op_status op_build2d_tilemap_tiles(const op_settings2d *s, const uint8_t *cells,
@@ -390,5 +401,42 @@ op_status op_build2d_tilemap_tiles(const op_settings2d *s, const uint8_t *cells,
                                    size_t nobstacles, op_tile ***tiles, size_t *ntiles,
                                    op_error *err) {
   return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles,
-                     tiles, ntiles, NULL, err);
+                     NULL, tiles, ntiles, NULL, err);
+}
+
+/* T2D-083: the same builds under a host's budget (lim NULL = the defaults). */
+op_status op_build2d_outlines_limited(const op_settings2d *s, const op_outline2d *outlines,
+                                      size_t noutlines, const op_outline2d *obstacles,
+                                      size_t nobstacles, const op_build2d_limits *lim,
+                                      op_mesh **out, op_error *err) {
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, lim, NULL, NULL, out, err);
+}
+
+op_status op_build2d_tilemap_limited(const op_settings2d *s, const uint8_t *cells,
+                                     int32_t width, int32_t height,
+                                     const double map_origin[2], double map_cell,
+                                     const op_outline2d *obstacles, size_t nobstacles,
+                                     const op_build2d_limits *lim, op_mesh **out,
+                                     op_error *err) {
+  return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles,
+                     lim, NULL, NULL, out, err);
+}
+
+op_status op_build2d_outlines_tiles_limited(const op_settings2d *s,
+                                            const op_outline2d *outlines, size_t noutlines,
+                                            const op_outline2d *obstacles, size_t nobstacles,
+                                            const op_build2d_limits *lim, op_tile ***tiles,
+                                            size_t *ntiles, op_error *err) {
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, lim, tiles, ntiles, NULL,
+                      err);
+}
+
+op_status op_build2d_tilemap_tiles_limited(const op_settings2d *s, const uint8_t *cells,
+                                           int32_t width, int32_t height,
+                                           const double map_origin[2], double map_cell,
+                                           const op_outline2d *obstacles, size_t nobstacles,
+                                           const op_build2d_limits *lim, op_tile ***tiles,
+                                           size_t *ntiles, op_error *err) {
+  return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles,
+                     lim, tiles, ntiles, NULL, err);
 }

@@ -281,6 +281,38 @@ static op_status slice_tiles(const g2_pslg *arr, const g2_cdt *cdt, const ttri *
   return OP_OK;
 }
 
+static op_status budget_over(op_error *err, const char *field, uint64_t v, uint64_t lim,
+                             const char *what) {
+  char m[200];
+  snprintf(m, sizeof m, "%s: %llu, more than the budget %llu (T2D-082); raise %s or use "
+           "larger tiles", what, (unsigned long long)v, (unsigned long long)lim, field);
+  return op_fail_i(err, OP_E_LIMIT, field, v > (uint64_t)INT64_MAX ? INT64_MAX : (long long)v,
+                   m);
+}
+
+/* T2D-080 .. T2D-082 */
+op_status t2_slice_budget(const g2_region *r, const double origin[2], double tile_world,
+                          double cell_size, uint32_t tile_cells, uint64_t max_tiles,
+                          uint64_t max_cells, op_error *err) {
+  if (r->npts == 0) return OP_OK; /* T2D-081: no cut lines, no tiles */
+  cuts cu;
+  memset(&cu, 0, sizeof cu);
+  op_status st = slice_cuts(r, origin, tile_world, cell_size, &cu, err); /* T2D-031..033 */
+  free(cu.g[0]);
+  free(cu.g[1]);
+  if (st) return st;
+  /* T2D-081: n X cut lines bound n + 1 columns; at most 4097 x 4097 (T2D-032) */
+  uint64_t tiles = ((uint64_t)cu.n[0] + 1) * ((uint64_t)cu.n[1] + 1);
+  uint64_t per = (uint64_t)tile_cells * tile_cells;
+  uint64_t cells = tiles * per; /* <= 4097^2 * 8192^2 < 2^64 */
+  if (tiles > max_tiles) /* T2D-082, in this order */
+    return budget_over(err, "limits.max_tiles", tiles, max_tiles, "tiles of the sliced box");
+  if (cells > max_cells)
+    return budget_over(err, "limits.max_grid_cells", cells, max_cells,
+                       "grid cells of the sliced box's tiles");
+  return OP_OK;
+}
+
 /* T2D-030 .. T2D-044: the steps above in order; on failure *out is untouched. */
 op_status t2_slice_region(const g2_region *r, const double origin[2], double tile_world,
                           double cell_size, uint32_t max_verts, t2_slice *out,

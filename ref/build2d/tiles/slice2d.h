@@ -19,4 +19,12 @@
 /* The grid value of tile line k (T2D-030); 0 and *ok = 0 when |value| > 2^21. */
 int64_t t2_tile_line(double origin, double tile_world, int64_t k, int snap_bits, int *ok);
 
+/* The work budget (T2D-080 .. T2D-082): the cut lines of r (T2D-031 .. T2D-033, with their
+** errors), then tiles = (X cut lines + 1) x (Z cut lines + 1) against max_tiles and tiles x
+** tile_cells^2 against max_cells (both already resolved from their defaults). An empty
+** region passes. */
+op_status t2_slice_budget(const g2_region *r, const double origin[2], double tile_world,
+                          double cell_size, uint32_t tile_cells, uint64_t max_tiles,
+                          uint64_t max_cells, op_error *err);
+
 #endif

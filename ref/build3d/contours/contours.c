@@ -4,11 +4,13 @@
 ** (spec/build3d-regions.md section 6, REG-200 .. REG-208, REG-214, REG-215, REG-221).
 ** Simplification and hole joining are in contours_simplify.c.
 */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "build3d/contours/contours.h"
+#include "core/bytes.h"
 #include "core/internal.h"
 
 void op_contour_set_free(op_contour_set *cs) {
@@ -261,31 +263,13 @@ op_status op_contours_build(const op_chf *chf, const uint16_t *reg, const op_con
 
 /* ------------------------------------------------------------ bytes (REG-222) */
 
-typedef struct wbuf {
-  uint8_t *p;
-  size_t n;
-} wbuf;
-
-static void w8(wbuf *b, uint8_t v) { b->p[b->n++] = v; }
-static void w16(wbuf *b, uint16_t v) {
-  w8(b, (uint8_t)v);
-  w8(b, (uint8_t)(v >> 8));
-}
-static void w32(wbuf *b, uint32_t v) {
-  w16(b, (uint16_t)v);
-  w16(b, (uint16_t)(v >> 16));
-}
-static void w64(wbuf *b, uint64_t v) {
-  w32(b, (uint32_t)v);
-  w32(b, (uint32_t)(v >> 32));
-}
-static void wvert(wbuf *b, const op_cvert *v) {
-  w32(b, (uint32_t)v->x);
-  w32(b, (uint32_t)v->y);
-  w32(b, (uint32_t)v->z);
-  w16(b, v->reg);
-  w8(b, v->area);
-  w8(b, v->flags);
+static void wvert(opc_buf *b, const op_cvert *v) {
+  opc_put_u32(b, (uint32_t)v->x);
+  opc_put_u32(b, (uint32_t)v->y);
+  opc_put_u32(b, (uint32_t)v->z);
+  opc_put_u16(b, v->reg);
+  opc_put_u8(b, v->area);
+  opc_put_u8(b, v->flags);
 }
 
 /* REG-222 */
@@ -294,43 +278,43 @@ op_status op_contours_save(const op_contour_set *cs, op_bytes *out, op_error *er
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "null", "no result pointer");
   size_t len = 8 + 9 * 4 + (size_t)cs->nloops * 24 + (size_t)cs->nraw * 20 +
                (size_t)cs->nsimp * 4 + (size_t)cs->ncontours * 11 + (size_t)cs->nverts * 16;
-  wbuf b = {malloc(len), 0};
-  if (!b.p) return opc_nomem(err, "memory");
-  memcpy(b.p, "OPCTR001", 8);
-  b.n = 8;
-  w32(&b, (uint32_t)cs->width);
-  w32(&b, (uint32_t)cs->depth);
-  w32(&b, (uint32_t)cs->border);
-  w32(&b, cs->nspans);
-  w32(&b, cs->nloops);
-  w32(&b, cs->nraw);
-  w32(&b, cs->nsimp);
-  w32(&b, cs->ncontours);
-  w32(&b, cs->unjoined_holes);
+  opc_buf b = {NULL, 0, 0, 0};
+  if (opc_buf_reserve(&b, len)) return opc_nomem(err, "memory"); /* exact size: no put reallocates */
+  opc_put(&b, "OPCTR001", 8);
+  opc_put_u32(&b, (uint32_t)cs->width);
+  opc_put_u32(&b, (uint32_t)cs->depth);
+  opc_put_u32(&b, (uint32_t)cs->border);
+  opc_put_u32(&b, cs->nspans);
+  opc_put_u32(&b, cs->nloops);
+  opc_put_u32(&b, cs->nraw);
+  opc_put_u32(&b, cs->nsimp);
+  opc_put_u32(&b, cs->ncontours);
+  opc_put_u32(&b, cs->unjoined_holes);
   for (uint32_t k = 0; k < cs->nloops; k++) {
     const op_cloop *l = &cs->loops[k];
-    w16(&b, l->reg);
-    w8(&b, l->area);
-    w8(&b, l->hole);
-    w32(&b, l->start_key);
-    w32(&b, l->nraw);
-    w32(&b, l->nsimp);
-    w64(&b, (uint64_t)l->area2);
+    opc_put_u16(&b, l->reg);
+    opc_put_u8(&b, l->area);
+    opc_put_u8(&b, l->hole);
+    opc_put_u32(&b, l->start_key);
+    opc_put_u32(&b, l->nraw);
+    opc_put_u32(&b, l->nsimp);
+    opc_put_u64(&b, (uint64_t)l->area2);
     for (uint32_t j = 0; j < l->nraw; j++) {
       wvert(&b, &cs->raw[l->raw_start + j]);
-      w32(&b, cs->raw_edge[l->raw_start + j]);
+      opc_put_u32(&b, cs->raw_edge[l->raw_start + j]);
     }
-    for (uint32_t j = 0; j < l->nsimp; j++) w32(&b, cs->simp[l->simp_start + j]);
+    for (uint32_t j = 0; j < l->nsimp; j++) opc_put_u32(&b, cs->simp[l->simp_start + j]);
   }
   for (uint32_t k = 0; k < cs->ncontours; k++) {
     const op_contour *c = &cs->contours[k];
-    w16(&b, c->reg);
-    w8(&b, c->area);
-    w32(&b, c->loop);
-    w32(&b, c->nverts);
+    opc_put_u16(&b, c->reg);
+    opc_put_u8(&b, c->area);
+    opc_put_u32(&b, c->loop);
+    opc_put_u32(&b, c->nverts);
     for (uint32_t j = 0; j < c->nverts; j++) wvert(&b, &cs->verts[c->vert_start + j]);
   }
+  assert(!b.oom && b.len == len);
   out->data = b.p;
-  out->len = b.n;
+  out->len = b.len;
   return OP_OK;
 }

@@ -7,7 +7,8 @@
 ** (RT-010), then on the general path regions (REG-005), contours (REG-200), polygons
 ** (POLY-020) and detail (POLY-200) by stages.c, tile (POLY-210), TiledNavMesh.AddTile
 ** (MESH-012); on the layer-first path (RT-080) the two passes of RT-086, each layer built by
-** layerfirst.c. The top file of the folder: nothing in ref/build3d/pipeline/ calls it.
+** layerfirst.c. The work budget (spec/build3d-spans.md section 11, SPAN-204) is checked
+** before the first tile. The top file of the folder: nothing in ref/build3d/pipeline/ calls it.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,31 +439,62 @@ op_status opl_begin_columns(opl_ctx *c, const op_settings *s,
 
 /* ------------------------------------------------------------------ entry points */
 
-op_status op_pipeline_build_soup(const op_settings *s, const op_soup *soup,
-                                 const op_pipeline_hooks *hooks, op_pipeline_result *out,
-                                 op_error *err) {
+/* SPAN-204: the work budget after the grid's format limits (POLY-222), before any tile. */
+static op_status budget_run(opl_ctx *c, const op_build_limits *lim, op_pipeline_result *out,
+                            op_error *err) {
+  op_status st = check_limits(c, err); /* POLY-222 first; opl_run repeats it (cheap) */
+  if (st == OP_OK)
+    st = op_build_budget_check(&c->cell, (uint64_t)c->ntx * (uint64_t)c->ntz, lim, err);
+  return st == OP_OK ? opl_run(c, out, NULL, err) : st;
+}
+
+op_status op_pipeline_build_soup_limited(const op_settings *s, const op_soup *soup,
+                                         const op_build_limits *lim,
+                                         const op_pipeline_hooks *hooks,
+                                         op_pipeline_result *out, op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
   opl_ctx c;
   op_status st = opl_begin_soup(&c, s, soup, hooks, err);
-  return st == OP_OK ? opl_run(&c, out, NULL, err) : st;
+  return st == OP_OK ? budget_run(&c, lim, out, err) : st;
+}
+
+op_status op_pipeline_build_chunk_limited(const op_settings *s, const op_chunked *ch,
+                                          const op_build_limits *lim,
+                                          const op_pipeline_hooks *hooks,
+                                          op_pipeline_result *out, op_error *err) {
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
+  opl_ctx c;
+  op_status st = opl_begin_chunk(&c, s, ch, hooks, err);
+  return st == OP_OK ? budget_run(&c, lim, out, err) : st;
+}
+
+op_status op_pipeline_build_heightfield_limited(const op_settings *s,
+                                                const op_solid_columns *cols,
+                                                const op_build_limits *lim,
+                                                const op_pipeline_hooks *hooks,
+                                                op_pipeline_result *out, op_error *err) {
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
+  opl_ctx c;
+  op_status st = opl_begin_columns(&c, s, cols, hooks, err);
+  return st == OP_OK ? budget_run(&c, lim, out, err) : st;
+}
+
+op_status op_pipeline_build_soup(const op_settings *s, const op_soup *soup,
+                                 const op_pipeline_hooks *hooks, op_pipeline_result *out,
+                                 op_error *err) {
+  return op_pipeline_build_soup_limited(s, soup, NULL, hooks, out, err); /* SPAN-201 */
 }
 
 op_status op_pipeline_build_chunk(const op_settings *s, const op_chunked *ch,
                                   const op_pipeline_hooks *hooks, op_pipeline_result *out,
                                   op_error *err) {
-  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
-  opl_ctx c;
-  op_status st = opl_begin_chunk(&c, s, ch, hooks, err);
-  return st == OP_OK ? opl_run(&c, out, NULL, err) : st;
+  return op_pipeline_build_chunk_limited(s, ch, NULL, hooks, out, err);
 }
 
 op_status op_pipeline_build_heightfield(const op_settings *s, const op_solid_columns *cols,
                                         const op_pipeline_hooks *hooks,
                                         op_pipeline_result *out, op_error *err) {
-  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output pointer is required");
-  opl_ctx c;
-  op_status st = opl_begin_columns(&c, s, cols, hooks, err);
-  return st == OP_OK ? opl_run(&c, out, NULL, err) : st;
+  return op_pipeline_build_heightfield_limited(s, cols, NULL, hooks, out, err);
 }
 
 void op_pipeline_result_free(op_pipeline_result *r) {

@@ -4,9 +4,11 @@
 ** merging into convex polygons, neighbour codes, output order, limits, canonical bytes.
 ** The tile coordinate map (section 1) is tilemap.c.
 */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/internal.h"
 #include "build3d/polys/polys.h"
 
@@ -636,32 +638,25 @@ op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32
 
 /* ============================================================ canonical bytes */
 
-static void put32(uint8_t **p, uint32_t v) {
-  for (int i = 0; i < 4; i++) *(*p)++ = (uint8_t)(v >> (8 * i));
-}
-static void put16(uint8_t **p, uint16_t v) {
-  *(*p)++ = (uint8_t)v;
-  *(*p)++ = (uint8_t)(v >> 8);
-}
-
 /* POLY-090 */
 op_status op_pmesh_save(const op_pmesh *pm, op_bytes *out, op_error *err) {
   size_t len = 16 + (size_t)pm->nverts * 12 + (size_t)pm->npolys * (4 * (size_t)pm->nvp + 5);
-  uint8_t *d = malloc(len), *p = d;
-  if (!d) return opc_nomem(err, "polys");
-  put32(&p, 0x594c4f50u); /* "POLY" */
-  put32(&p, pm->nvp);
-  put32(&p, pm->nverts);
-  put32(&p, pm->npolys);
-  for (size_t i = 0; i < 3 * (size_t)pm->nverts; i++) put32(&p, (uint32_t)pm->verts[i]);
+  opc_buf b = {NULL, 0, 0, 0};
+  if (opc_buf_reserve(&b, len)) return opc_nomem(err, "polys"); /* exact size: no put reallocates */
+  opc_put_u32(&b, 0x594c4f50u); /* "POLY" */
+  opc_put_u32(&b, pm->nvp);
+  opc_put_u32(&b, pm->nverts);
+  opc_put_u32(&b, pm->npolys);
+  for (size_t i = 0; i < 3 * (size_t)pm->nverts; i++) opc_put_u32(&b, (uint32_t)pm->verts[i]);
   for (uint32_t q = 0; q < pm->npolys; q++) {
-    for (uint32_t k = 0; k < pm->nvp; k++) put16(&p, pm->polys[(size_t)q * pm->nvp + k]);
-    for (uint32_t k = 0; k < pm->nvp; k++) put16(&p, pm->neis[(size_t)q * pm->nvp + k]);
-    put16(&p, pm->regs[q]);
-    *p++ = pm->areas[q];
-    put16(&p, pm->flags[q]);
+    for (uint32_t k = 0; k < pm->nvp; k++) opc_put_u16(&b, pm->polys[(size_t)q * pm->nvp + k]);
+    for (uint32_t k = 0; k < pm->nvp; k++) opc_put_u16(&b, pm->neis[(size_t)q * pm->nvp + k]);
+    opc_put_u16(&b, pm->regs[q]);
+    opc_put_u8(&b, pm->areas[q]);
+    opc_put_u16(&b, pm->flags[q]);
   }
-  out->data = d;
-  out->len = len;
+  assert(!b.oom && b.len == len);
+  out->data = b.p;
+  out->len = b.len;
   return OP_OK;
 }

@@ -4,33 +4,31 @@
 ** folder: it calls the partitions (regions_watershed.c, regions_monotone.c,
 ** regions_layers.c), none of which calls back.
 */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/internal.h"
 #include "build3d/regions/regions.h"
 
 /* REG-160 */
-static void put_u32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-
 op_status op_regions_save(const op_regions *r, op_bytes *out, op_error *err) {
   if (!r) return op_fail(err, OP_E_ARGUMENT, "regions", "null", "no partition given");
   size_t len = 28 + 4 * (size_t)r->nspans;
-  uint8_t *b = malloc(len);
-  if (!b) return opc_nomem(err, "memory");
-  memcpy(b, "OPREG001", 8);
-  put_u32(b + 8, (uint32_t)r->partition);
-  put_u32(b + 12, (uint32_t)r->border);
-  put_u32(b + 16, r->nspans);
-  put_u32(b + 20, r->nregions);
-  put_u32(b + 24, r->max_dist);
-  uint8_t *p = b + 28;
-  for (uint32_t i = 0; i < r->nspans; i++, p += 2) { p[0] = (uint8_t)r->reg[i]; p[1] = (uint8_t)(r->reg[i] >> 8); }
-  for (uint32_t i = 0; i < r->nspans; i++, p += 2) { p[0] = (uint8_t)r->dist[i]; p[1] = (uint8_t)(r->dist[i] >> 8); }
-  out->data = b;
-  out->len = len;
+  opc_buf b = {NULL, 0, 0, 0};
+  if (opc_buf_reserve(&b, len)) return opc_nomem(err, "memory"); /* exact size: no put reallocates */
+  opc_put(&b, "OPREG001", 8);
+  opc_put_u32(&b, (uint32_t)r->partition);
+  opc_put_u32(&b, (uint32_t)r->border);
+  opc_put_u32(&b, r->nspans);
+  opc_put_u32(&b, r->nregions);
+  opc_put_u32(&b, r->max_dist);
+  for (uint32_t i = 0; i < r->nspans; i++) opc_put_u16(&b, r->reg[i]);
+  for (uint32_t i = 0; i < r->nspans; i++) opc_put_u16(&b, r->dist[i]);
+  assert(!b.oom && b.len == len);
+  out->data = b.p;
+  out->len = b.len;
   return OP_OK;
 }
 

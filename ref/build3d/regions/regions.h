@@ -71,6 +71,13 @@ void opr_paint_border(const op_chf *chf, int32_t border, uint32_t *lab);
 /* 1 when column (x, z) lies in the border ring of width border. */
 int opr_in_ring(const op_chf *chf, int32_t border, int32_t x, int32_t z);
 
+/* regions_watershed.c: the watershed partition (REG-020 .. REG-044) that also counts the spans
+** its level lists visit into *work (NULL: not counted); op_regions_watershed is this without
+** the count. For tests: the count shows the cost is near-linear in the spans. */
+op_status opr_watershed_work(const op_chf *chf, int32_t border, uint32_t min_region_area,
+                             uint32_t merge_region_area, op_regions *out, uint64_t *work,
+                             op_error *err);
+
 /* Checks the arguments every partition takes (REG-004: chf not NULL, border >= 0, out not
 ** NULL), then zeroes *out and allocates out->reg and out->dist (zeroed) for chf. */
 op_status opr_begin(const op_chf *chf, int32_t border, op_partition p,

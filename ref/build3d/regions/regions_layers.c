@@ -9,29 +9,47 @@
 #include "core/internal.h"
 #include "build3d/regions/regions.h"
 
-op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *nlayers,
-                                  op_error *err) {
-  if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "no compact heightfield given");
-  if (!layer || !nlayers) return op_fail(err, OP_E_ARGUMENT, "layer", "null", "no output given");
-  uint32_t n = chf->nspans, n1 = n ? n : 1;
-  op_status st = OP_OK;
-  uint32_t nids = 1, nl = 0;
-  uint32_t *lab = calloc(n1, sizeof *lab);
-  uint32_t *queue = NULL, *lid = NULL, *map = NULL;
-  opr_set *adj = NULL, *ovl = NULL, fl = {0};
+/* ------------------------------------------------------------ layers (REG-070 .. REG-078) */
+
+/* The working state of the layer assignment: sweep labels and, per sweep region, its
+** adjacent and overlapping regions and its layer. */
+typedef struct lwork {
+  const op_chf *chf;
   int64_t step[4];
-  if (!lab) return opc_nomem(err, "memory");
-  opr_col_steps(chf, step);
-  /* REG-071: the area-blind sweep over the whole grid (no ring). */
-  st = opr_sweep(chf, 0, 1, lab, &nids, err);
-  if (st != OP_OK) goto done;
-  adj = calloc(nids, sizeof *adj);
-  ovl = calloc(nids, sizeof *ovl);
-  queue = malloc(sizeof *queue * nids);
-  lid = calloc(nids, sizeof *lid);
-  map = calloc(nids + 1, sizeof *map);
-  if (!adj || !ovl || !queue || !lid || !map) { st = opc_nomem(err, "memory"); goto done; }
-  /* REG-072: adjacency through links; REG-073: overlap in a column. */
+  uint32_t *lab;   /* nspans: sweep region of each span (0: none) */
+  uint32_t nids;   /* sweep regions 1 .. nids - 1 */
+  opr_set *adj;    /* nids: adjacent sweep regions (REG-072) */
+  opr_set *ovl;    /* nids: overlapping sweep regions (REG-073) */
+  uint32_t *queue; /* nids: the breadth-first queue of REG-074 */
+  uint32_t *lid;   /* nids: layer of each sweep region, 1-based (0: none yet) */
+  uint32_t *map;   /* nids + 1: layer -> its number + 1 (REG-077) */
+  opr_set fl;      /* the sweep regions the growing layer overlaps */
+  uint32_t nl;     /* layers grown */
+} lwork;
+
+static void lwork_free(lwork *w) {
+  if (w->adj)
+    for (uint32_t r = 0; r < w->nids; r++) free(w->adj[r].v);
+  if (w->ovl)
+    for (uint32_t r = 0; r < w->nids; r++) free(w->ovl[r].v);
+  free(w->adj);
+  free(w->ovl);
+  free(w->fl.v);
+  free(w->queue);
+  free(w->lid);
+  free(w->map);
+  free(w->lab);
+}
+
+/* Both directions of a symmetric relation: 0, or -1 (no memory). */
+static int add_pair(opr_set *rel, uint32_t a, uint32_t b) {
+  return opr_set_add(&rel[a], b) && opr_set_add(&rel[b], a) ? 0 : -1;
+}
+
+/* REG-072: adjacency through links; REG-073: overlap in a column. */
+static op_status relate_sweeps(lwork *w, op_error *err) {
+  const op_chf *chf = w->chf;
+  const uint32_t *lab = w->lab;
   for (int32_t z = 0; z < chf->grid.depth; z++)
     for (int32_t x = 0; x < chf->grid.width; x++) {
       size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
@@ -39,78 +57,103 @@ op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *
       for (uint32_t i = b; i < e; i++) {
         if (!lab[i]) continue;
         for (int d = 0; d < 4; d++) {
-          uint32_t j = opr_nei(chf, step, i, c, d);
+          uint32_t j = opr_nei(chf, w->step, i, c, d);
           if (j == OP_HF_NONE || !lab[j] || lab[j] == lab[i]) continue;
-          if (!opr_set_add(&adj[lab[i]], lab[j]) || !opr_set_add(&adj[lab[j]], lab[i])) {
-            st = opc_nomem(err, "memory");
-            goto done;
-          }
+          if (add_pair(w->adj, lab[i], lab[j])) return opc_nomem(err, "memory");
         }
         for (uint32_t k = i + 1; k < e; k++)
-          if (lab[k] && lab[k] != lab[i])
-            if (!opr_set_add(&ovl[lab[i]], lab[k]) || !opr_set_add(&ovl[lab[k]], lab[i])) {
-              st = opc_nomem(err, "memory");
-              goto done;
-            }
+          if (lab[k] && lab[k] != lab[i] && add_pair(w->ovl, lab[i], lab[k]))
+            return opc_nomem(err, "memory");
       }
     }
-  /* REG-074 .. REG-075: layers grow breadth first from the least unassigned sweep. */
-  for (uint32_t r = 1; r < nids; r++) {
-    if (lid[r]) continue;
-    lid[r] = ++nl;
-    fl.n = 0;
-    for (uint32_t k = 0; k < ovl[r].n; k++)
-      if (!opr_set_add(&fl, ovl[r].v[k])) { st = opc_nomem(err, "memory"); goto done; }
+  return OP_OK;
+}
+
+/* REG-074: sweep region t joins the growing layer; what it overlaps is barred from it. */
+static int join_layer(lwork *w, uint32_t t) {
+  w->lid[t] = w->nl;
+  for (uint32_t m = 0; m < w->ovl[t].n; m++)
+    if (!opr_set_add(&w->fl, w->ovl[t].v[m])) return -1;
+  return 0;
+}
+
+/* REG-074 .. REG-075: layers grow breadth first from the least unassigned sweep region,
+** through adjacency, never taking a region the layer already overlaps. */
+static op_status grow_layers(lwork *w, op_error *err) {
+  for (uint32_t r = 1; r < w->nids; r++) {
+    if (w->lid[r]) continue;
+    w->nl++;
+    w->fl.n = 0;
+    if (join_layer(w, r)) return opc_nomem(err, "memory");
     uint32_t head = 0, tail = 0;
-    queue[tail++] = r;
+    w->queue[tail++] = r;
     while (head < tail) {
-      uint32_t q = queue[head++];
-      for (uint32_t k = 0; k < adj[q].n; k++) {
-        uint32_t t = adj[q].v[k];
-        if (lid[t] || opr_set_has(&fl, t)) continue;
-        lid[t] = nl;
-        for (uint32_t m = 0; m < ovl[t].n; m++)
-          if (!opr_set_add(&fl, ovl[t].v[m])) { st = opc_nomem(err, "memory"); goto done; }
-        queue[tail++] = t;
+      uint32_t q = w->queue[head++];
+      for (uint32_t k = 0; k < w->adj[q].n; k++) {
+        uint32_t t = w->adj[q].v[k];
+        if (w->lid[t] || opr_set_has(&w->fl, t)) continue;
+        if (join_layer(w, t)) return opc_nomem(err, "memory");
+        w->queue[tail++] = t;
       }
     }
   }
-  if (nl > 65535) {
-    st = op_fail_i(err, OP_E_LIMIT, "layers", (long long)nl, "more layers than 65535 (REG-077)");
-    goto done;
-  }
-  /* REG-077: layers numbered from 0 in the order of their first span. */
-  {
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < n; i++)
-      if (lab[i] && !map[lid[lab[i]]]) map[lid[lab[i]]] = ++k;
-  }
-  for (uint32_t i = 0; i < n; i++) layer[i] = lab[i] ? (uint16_t)(map[lid[lab[i]]] - 1) : 0;
-  /* REG-078: a non-walkable span takes the layer of its first walkable neighbour. */
+  return OP_OK;
+}
+
+/* REG-077: layers numbered from 0 in the order of their first span; REG-078: a span that
+** is not walkable takes the layer of its first walkable neighbour (else 0). */
+static void number_layers(lwork *w, uint16_t *layer) {
+  const op_chf *chf = w->chf;
+  const uint32_t *lab = w->lab, *lid = w->lid;
+  uint32_t *map = w->map, k = 0;
+  for (uint32_t i = 0; i < chf->nspans; i++)
+    if (lab[i] && !map[lid[lab[i]]]) map[lid[lab[i]]] = ++k;
+  for (uint32_t i = 0; i < chf->nspans; i++)
+    layer[i] = lab[i] ? (uint16_t)(map[lid[lab[i]]] - 1) : 0;
   for (int32_t z = 0; z < chf->grid.depth; z++)
     for (int32_t x = 0; x < chf->grid.width; x++) {
       size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
       for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
         if (lab[i]) continue;
         for (int d = 0; d < 4; d++) {
-          uint32_t j = opr_nei(chf, step, i, c, d);
+          uint32_t j = opr_nei(chf, w->step, i, c, d);
           if (j != OP_HF_NONE && lab[j]) { layer[i] = (uint16_t)(map[lid[lab[j]]] - 1); break; }
         }
       }
     }
-  *nlayers = nl;
-done:
-  if (adj)
-    for (uint32_t r = 0; r < nids; r++) free(adj[r].v);
-  if (ovl)
-    for (uint32_t r = 0; r < nids; r++) free(ovl[r].v);
-  free(adj);
-  free(ovl);
-  free(fl.v);
-  free(queue);
-  free(lid);
-  free(map);
-  free(lab);
+}
+
+/* REG-070: the layer of every span, and the number of layers. */
+op_status op_regions_layer_assign(const op_chf *chf, uint16_t *layer, uint32_t *nlayers,
+                                  op_error *err) {
+  if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "no compact heightfield given");
+  if (!layer || !nlayers) return op_fail(err, OP_E_ARGUMENT, "layer", "null", "no output given");
+  lwork w;
+  memset(&w, 0, sizeof w);
+  w.chf = chf;
+  w.nids = 1;
+  w.lab = calloc(chf->nspans ? chf->nspans : 1, sizeof *w.lab);
+  if (!w.lab) return opc_nomem(err, "memory");
+  opr_col_steps(chf, w.step);
+  /* REG-071: the area-blind sweep over the whole grid (no ring). */
+  op_status st = opr_sweep(chf, 0, 1, w.lab, &w.nids, err);
+  if (st == OP_OK) {
+    w.adj = calloc(w.nids, sizeof *w.adj);
+    w.ovl = calloc(w.nids, sizeof *w.ovl);
+    w.queue = malloc(sizeof *w.queue * w.nids);
+    w.lid = calloc(w.nids, sizeof *w.lid);
+    w.map = calloc(w.nids + 1, sizeof *w.map);
+    if (!w.adj || !w.ovl || !w.queue || !w.lid || !w.map) st = opc_nomem(err, "memory");
+  }
+  if (st == OP_OK) st = relate_sweeps(&w, err);
+  if (st == OP_OK) st = grow_layers(&w, err);
+  if (st == OP_OK && w.nl > 65535)
+    st = op_fail_i(err, OP_E_LIMIT, "layers", (long long)w.nl, "more layers than 65535 (REG-077)");
+  if (st == OP_OK) {
+    number_layers(&w, layer);
+    *nlayers = w.nl;
+  }
+  lwork_free(&w);
   return st;
 }
 

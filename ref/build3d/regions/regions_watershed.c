@@ -1,7 +1,9 @@
 /*
 ** regions_watershed.c -- the watershed partition (spec/build3d-regions.md section 2):
 ** distance field (REG-020 .. REG-024), blur (REG-025), flooding by levels (REG-030 ..
-** REG-036), expansion (REG-040 .. REG-044), then section 5.
+** REG-036), expansion (REG-040 .. REG-044), then section 5. The levels' candidate lists
+** come from one counting sort by level (near-linear in the spans; REG-031's list, the
+** same output bytes).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -98,16 +100,21 @@ typedef struct ws {
   uint32_t *cand;       /* candidate list */
   uint32_t *stack;
   uint32_t *pend;       /* pending labels (3 per entry) */
+  uint64_t work;        /* spans visited (the test's operation count, opr_watershed_work) */
 } ws;
 
 static int ordinary(uint32_t l) { return l != 0 && l != OP_REG_WORK_BORDER; }
 
-/* REG-040 .. REG-044: expansion of labelled regions into the candidates. */
-static void expand(ws *w, uint32_t ncand, uint32_t max_iter) {
-  uint32_t iter = 0;
+/* REG-040 .. REG-044: expansion of labelled regions into the candidates. Every candidate
+** of one iteration reads the labels of the iteration's start (the new labels are applied
+** after the pass), so the order of the candidates does not matter; candidates that got a
+** label leave the list (*ncand shrinks), so an iteration costs the candidates still open,
+** not all of them. */
+static void expand(ws *w, uint32_t *ncand, uint32_t max_iter) {
+  uint32_t iter = 0, nc = *ncand;
   for (;;) {
-    uint32_t np = 0;
-    for (uint32_t k = 0; k < ncand; k++) {
+    uint32_t np = 0, keep = 0;
+    for (uint32_t k = 0; k < nc; k++) {
       uint32_t i = w->cand[k];
       if (w->lab[i] != 0) continue;
       uint32_t best = 0, bd = 0xffffffffu;
@@ -122,16 +129,21 @@ static void expand(ws *w, uint32_t ncand, uint32_t max_iter) {
         w->pend[3 * np + 1] = best;
         w->pend[3 * np + 2] = bd;
         np++;
+      } else {
+        w->cand[keep++] = i; /* still open; ascending order is kept */
       }
     }
+    nc = keep;
     for (uint32_t k = 0; k < np; k++) {
       w->lab[w->pend[3 * k]] = w->pend[3 * k + 1];
       w->fd[w->pend[3 * k]] = w->pend[3 * k + 2];
     }
     if (np == 0) break;
+    w->work += np;
     iter++;
     if (max_iter && iter >= max_iter) break;
   }
+  *ncand = nc;
 }
 
 /* REG-033 .. REG-036: flood a new region r from seed s at level L. Returns 1 when the
@@ -146,6 +158,7 @@ static int flood(ws *w, uint32_t s, uint32_t level, uint32_t r) {
   w->fd[s] = 0;
   while (top) {
     uint32_t c = w->stack[--top];
+    w->work++;
     int conflict = 0;
     for (int d = 0; d < 4 && !conflict; d++) {
       uint32_t a = w->nb[4 * (size_t)c + d];
@@ -173,8 +186,71 @@ static int flood(ws *w, uint32_t s, uint32_t level, uint32_t r) {
   return count > 0;
 }
 
-op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_region_area,
-                               uint32_t merge_region_area, op_regions *out, op_error *err) {
+/* The partition; *work (when not NULL) receives the spans visited by the levels'
+** candidate lists, expansions and floods (a count of operations for the unit tests). */
+/* REG-031: the non-null spans sorted once by level key min(dist / 2, top) (a counting
+** sort: span order kept inside a key); key k's spans are order[bstart[k] .. bstart[k + 1]).
+** bstart has top + 2 entries, zeroed by the caller; fill the same size (scratch). */
+static void level_sort(const op_chf *chf, const uint16_t *dist, uint32_t top, uint32_t *bstart,
+                       uint32_t *fill, uint32_t *order) {
+  uint32_t n = chf->nspans;
+  for (uint32_t i = 0; i < n; i++) {
+    if (chf->areas[i] == OP_AREA_NULL) continue;
+    uint32_t key = (uint32_t)dist[i] / 2;
+    bstart[(key < top ? key : top) + 1]++;
+  }
+  for (uint32_t k = 0; k <= top; k++) bstart[k + 1] += bstart[k];
+  memcpy(fill, bstart, sizeof *fill * ((size_t)top + 2));
+  for (uint32_t i = 0; i < n; i++) {
+    if (chf->areas[i] == OP_AREA_NULL) continue;
+    uint32_t key = (uint32_t)dist[i] / 2;
+    order[fill[key < top ? key : top]++] = i;
+  }
+}
+
+/* REG-031 .. REG-038: from `level` down to 0 in steps of 2, the candidates of each level
+** (the previous level's still unlabelled merged with the level's own spans, ascending), the
+** expansion and the floods; then the last expansion with no iteration limit. *cand2 is
+** scratch of nspans entries swapped with w->cand (both stay owned by the caller). Returns
+** the next free label. */
+static uint32_t flood_levels(ws *w, uint32_t level, const uint32_t *bstart,
+                             const uint32_t *order, uint32_t **cand2) {
+  uint32_t next = 1, nc = 0; /* nc: open candidates of the previous level, ascending */
+  while (level > 0) {
+    level -= 2;
+    uint32_t key = level / 2, b = bstart[key], be = bstart[key + 1], m = 0, k = 0;
+    while (k < nc || b < be) { /* merge: both ascending, disjoint */
+      uint32_t i;
+      if (b >= be || (k < nc && w->cand[k] < order[b])) i = w->cand[k++];
+      else i = order[b++];
+      if (w->lab[i] == 0) (*cand2)[m++] = i;
+    }
+    w->work += nc + (bstart[key + 1] - bstart[key]);
+    uint32_t *t = w->cand;
+    w->cand = *cand2;
+    *cand2 = t;
+    nc = m;
+    expand(w, &m, 8); /* the open ones stay in w->cand[0 .. m) in order */
+    for (uint32_t j = 0; j < m; j++) {
+      uint32_t i = w->cand[j];
+      if (w->lab[i] != 0) continue;
+      if (flood(w, i, level, next)) next++;
+    }
+    nc = m; /* labelled ones are dropped by the next merge */
+  }
+  /* REG-038: the last expansion, with no iteration limit; the candidates are the
+  ** unlabelled spans, which are all among the last level's (level 0 takes every span). */
+  uint32_t m = 0;
+  for (uint32_t j = 0; j < nc; j++)
+    if (w->lab[w->cand[j]] == 0) w->cand[m++] = w->cand[j];
+  expand(w, &m, 0);
+  return next;
+}
+
+op_status opr_watershed_work(const op_chf *chf, int32_t border, uint32_t min_region_area,
+                             uint32_t merge_region_area, op_regions *out, uint64_t *work,
+                             op_error *err) {
+  if (work) *work = 0;
   op_regions res;
   op_status st = opr_begin(chf, border, OP_PARTITION_WATERSHED, &res, err);
   if (st != OP_OK) {
@@ -192,7 +268,9 @@ op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_r
   w.cand = malloc(sizeof *w.cand * n1);
   w.stack = malloc(sizeof *w.stack * n1);
   w.pend = malloc(sizeof *w.pend * 3 * (size_t)n1);
-  if (!nb || !raw || !w.lab || !w.fd || !w.cand || !w.stack || !w.pend) {
+  uint32_t *cand2 = malloc(sizeof *cand2 * n1), *order = malloc(sizeof *order * n1);
+  uint32_t *bstart = NULL, *fill = NULL; /* per level key: start of its spans in order */
+  if (!nb || !raw || !w.lab || !w.fd || !w.cand || !w.stack || !w.pend || !cand2 || !order) {
     st = opc_nomem(err, "memory");
     goto done;
   }
@@ -203,31 +281,33 @@ op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_r
   w.dist = res.dist;
   /* REG-030: border ring first. */
   opr_paint_border(chf, border, w.lab);
-  /* REG-031 .. REG-031: levels from the top, step 2. */
+  /* REG-031: levels from the top, step 2. The candidates of a level are the spans not
+  ** null, not labelled, with dist >= level. Instead of a scan of every span per level
+  ** (levels x spans: the cost that grew faster than the cells), the spans are sorted once
+  ** by level (counting sort, span order kept inside a level) and a level's candidates are
+  ** the previous level's candidates still unlabelled merged with its own spans still
+  ** unlabelled, in ascending span order: the same list as the scan. No label goes back to
+  ** 0 except inside flood, for spans that flood itself labelled, so no other span with
+  ** dist >= level can be unlabelled. */
   uint32_t next = 1;
   uint32_t level = ((uint32_t)res.max_dist + 1) & ~1u;
   if (level < 2) level = 2; /* REG-031: level 0 is always flooded */
-  while (level > 0) {
-    level -= 2;
-    uint32_t nc = 0;
-    for (uint32_t i = 0; i < n; i++)
-      if (chf->areas[i] != OP_AREA_NULL && w.lab[i] == 0 && w.dist[i] >= level) w.cand[nc++] = i;
-    expand(&w, nc, 8);
-    for (uint32_t k = 0; k < nc; k++) {
-      uint32_t i = w.cand[k];
-      if (w.lab[i] != 0) continue;
-      if (flood(&w, i, level, next)) next++;
-    }
+  uint32_t top = (level - 2) / 2; /* the first level's key: dist >= level - 2 */
+  bstart = calloc((size_t)top + 2, sizeof *bstart);
+  fill = malloc(sizeof *fill * ((size_t)top + 2));
+  if (!bstart || !fill) {
+    st = opc_nomem(err, "memory");
+    goto done;
   }
-  /* REG-038: the last expansion, with no iteration limit. */
-  {
-    uint32_t nc = 0;
-    for (uint32_t i = 0; i < n; i++)
-      if (chf->areas[i] != OP_AREA_NULL && w.lab[i] == 0) w.cand[nc++] = i;
-    expand(&w, nc, 0);
-  }
+  level_sort(chf, w.dist, top, bstart, fill, order);
+  next = flood_levels(&w, level, bstart, order, &cand2);
+  if (work) *work = w.work;
   st = opr_filter(chf, w.lab, next, min_region_area, merge_region_area, &res, err);
 done:
+  free(cand2);
+  free(order);
+  free(bstart);
+  free(fill);
   free(nb);
   free(raw);
   free(w.lab);
@@ -242,4 +322,9 @@ done:
   }
   *out = res;
   return OP_OK;
+}
+
+op_status op_regions_watershed(const op_chf *chf, int32_t border, uint32_t min_region_area,
+                               uint32_t merge_region_area, op_regions *out, op_error *err) {
+  return opr_watershed_work(chf, border, min_region_area, merge_region_area, out, NULL, err);
 }

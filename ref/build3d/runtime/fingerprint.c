@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "core/bytes.h"
 #include "build3d/runtime/tilecache.h"
 
 typedef struct key {
@@ -18,15 +19,20 @@ typedef struct key {
 
 static void key_put(key *k, const void *p, size_t n) { XXH3_64bits_update(&k->st, p, n); }
 
-static void key_u32(key *k, uint32_t v) {
-  uint8_t b[4];
-  for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i));
-  key_put(k, b, 4);
+/* The key's integers are little-endian (RT-131), encoded by ref/core/bytes.h over a fixed
+** 8-byte buffer (so the streaming hash needs no allocation). */
+static void key_u64(key *k, uint64_t v) {
+  uint8_t q[8];
+  opc_buf b = {q, 0, sizeof q, 0}; /* capacity 8: never reallocates */
+  opc_put_u64(&b, v);
+  key_put(k, q, b.len);
 }
 
-static void key_u64(key *k, uint64_t v) { /* little-endian: the low half first */
-  key_u32(k, (uint32_t)v);
-  key_u32(k, (uint32_t)(v >> 32));
+static void key_u32(key *k, uint32_t v) {
+  uint8_t q[4];
+  opc_buf b = {q, 0, sizeof q, 0}; /* capacity 4: never reallocates */
+  opc_put_u32(&b, v);
+  key_put(k, q, b.len);
 }
 
 /* RT-131: every f64 of the key (settings, origin_x, y0, origin_z) with -0.0 as +0.0. */

@@ -4,10 +4,12 @@
 ** sections 5 and 8, SPAN-130 .. SPAN-146, SPAN-170). One tile's stages 1 to 3 in order
 ** are spans_tile.c.
 */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
 #include "core/internal.h"
 #include "build3d/spans/spans_internal.h"
 
@@ -175,42 +177,33 @@ op_status op_span_graph_build(const op_chf *chf, op_span_graph *out, op_error *e
   return OP_OK;
 }
 
-static void put_u32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-  p[2] = (uint8_t)(v >> 16);
-  p[3] = (uint8_t)(v >> 24);
-}
-
 /* SPAN-170: the canonical bytes of a compact heightfield. */
 op_status op_chf_save(const op_chf *chf, op_bytes *out, op_error *err) {
   if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "the heightfield is missing");
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "null", "no result pointer");
   const size_t ncol = (size_t)chf->grid.width * (size_t)chf->grid.depth;
   const size_t len = 40 + ncol + 8 * (size_t)chf->nspans;
-  uint8_t *p = malloc(len);
-  if (!p) return opc_nomem(err, "chf");
-  memcpy(p, "OPCHF001", 8);
-  put_u32(p + 8, (uint32_t)chf->grid.gx0);
-  put_u32(p + 12, (uint32_t)chf->grid.gz0);
-  put_u32(p + 16, (uint32_t)chf->grid.width);
-  put_u32(p + 20, (uint32_t)chf->grid.depth);
-  put_u32(p + 24, (uint32_t)chf->grid.height);
-  put_u32(p + 28, (uint32_t)chf->walkable_height);
-  put_u32(p + 32, (uint32_t)chf->walkable_climb);
-  put_u32(p + 36, chf->nspans);
-  uint8_t *q = p + 40;
-  for (size_t c = 0; c < ncol; c++) *q++ = chf->cell_count[c];
+  opc_buf b = {NULL, 0, 0, 0};
+  if (opc_buf_reserve(&b, len)) return opc_nomem(err, "chf"); /* exact size: no put reallocates */
+  opc_put(&b, "OPCHF001", 8);
+  opc_put_u32(&b, (uint32_t)chf->grid.gx0);
+  opc_put_u32(&b, (uint32_t)chf->grid.gz0);
+  opc_put_u32(&b, (uint32_t)chf->grid.width);
+  opc_put_u32(&b, (uint32_t)chf->grid.depth);
+  opc_put_u32(&b, (uint32_t)chf->grid.height);
+  opc_put_u32(&b, (uint32_t)chf->walkable_height);
+  opc_put_u32(&b, (uint32_t)chf->walkable_climb);
+  opc_put_u32(&b, chf->nspans);
+  opc_put(&b, chf->cell_count, ncol);
   for (uint32_t i = 0; i < chf->nspans; i++) {
     const op_chf_span *s = &chf->spans[i];
-    q[0] = (uint8_t)s->y;
-    q[1] = (uint8_t)(s->y >> 8);
-    q[2] = s->h;
-    q[3] = chf->areas[i];
-    memcpy(q + 4, s->link, 4);
-    q += 8;
+    opc_put_u16(&b, s->y);
+    opc_put_u8(&b, s->h);
+    opc_put_u8(&b, chf->areas[i]);
+    opc_put(&b, s->link, 4);
   }
-  out->data = p;
-  out->len = len;
+  assert(!b.oom && b.len == len);
+  out->data = b.p;
+  out->len = b.len;
   return OP_OK;
 }

@@ -3,8 +3,10 @@
 ** derived cell values (SPAN-021 .. SPAN-025) and presets (SPAN-040). Implements
 ** spec/build3d-spans.md section 1; the volume and obstacle checks are shared with the
 ** run-time cache (volumes.c opv_validate, obstacles.c opob_validate). The builder's
-** inputs (section 2) are ref/build3d/spans/inputs.c.
+** inputs (section 2) are ref/build3d/spans/inputs.c. Also the work budget of a build
+** (section 11, SPAN-200 .. SPAN-204).
 */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,5 +163,52 @@ op_status op_settings_preset(const char *name, op_settings *out, op_error *err) 
   s.nobstacles = 0;
   s.obstacles = NULL;
   *out = s;
+  return OP_OK;
+}
+
+/* ------------------------------------------------------------ work budget */
+
+void op_build_limits_default(op_build_limits *out) { /* SPAN-201 */
+  out->max_tile_grid_cells = OP_BUDGET_TILE_GRID_CELLS;
+  out->max_tiles = OP_BUDGET_TILES;
+  out->max_build_cells = OP_BUDGET_BUILD_CELLS;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b) {
+  return (a != 0 && b > UINT64_MAX / a) ? UINT64_MAX : a * b;
+}
+
+static op_status over(op_error *err, const char *field, uint64_t value, uint64_t limit,
+                      const char *what) {
+  char m[200];
+  snprintf(m, sizeof m, "%s: %llu, more than the budget %llu (SPAN-203); raise %s or use "
+           "fewer, smaller tiles", what, (unsigned long long)value, (unsigned long long)limit,
+           field);
+  long long v = value > (uint64_t)INT64_MAX ? INT64_MAX : (long long)value;
+  return op_fail_i(err, OP_E_LIMIT, field, v, m);
+}
+
+op_status op_build_budget_check(const op_cell_settings *c, uint64_t ntiles,
+                                const op_build_limits *lim, op_error *err) {
+  if (!c) return op_fail(err, OP_E_ARGUMENT, "cell", "NULL", "derived cell values are required");
+  op_build_limits L;
+  op_build_limits_default(&L);
+  if (lim) { /* SPAN-201: 0 keeps the default */
+    if (lim->max_tile_grid_cells) L.max_tile_grid_cells = lim->max_tile_grid_cells;
+    if (lim->max_tiles) L.max_tiles = lim->max_tiles;
+    if (lim->max_build_cells) L.max_build_cells = lim->max_build_cells;
+  }
+  assert(c->grid_cells > 0);
+  uint64_t g = (uint64_t)c->grid_cells;
+  uint64_t tile = g * g; /* SPAN-202: a tile's bordered grid, GridCells^2 */
+  uint64_t build = sat_mul(ntiles, tile); /* SPAN-202: every tile of the grid */
+  if (tile > L.max_tile_grid_cells) /* SPAN-203, in this order */
+    return over(err, "limits.max_tile_grid_cells", tile, L.max_tile_grid_cells,
+                "cells of one tile's bordered grid");
+  if (ntiles > L.max_tiles)
+    return over(err, "limits.max_tiles", ntiles, L.max_tiles, "tiles of the build's grid");
+  if (build > L.max_build_cells)
+    return over(err, "limits.max_build_cells", build, L.max_build_cells,
+                "cells of every tile's grid");
   return OP_OK;
 }
