@@ -464,3 +464,20 @@ void cli_explain_no_tiles(const cli_input3d *in) {
             in->s.min_region_area);
   }
 }
+
+/* The arguments of a command that takes one FILE and one optional flag (info --tiles, hash
+** --parts): 0, or the usage error's exit status. */
+int cli_file_args(cli_ctx *ctx, int argc, char **argv, const char *flag, const char **file,
+                  int *on) {
+  *file = NULL;
+  *on = 0;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], flag)) *on = 1;
+    else if (argv[i][0] == '-' && argv[i][1])
+      return cli_usage_error(ctx, "unknown argument '%s'", argv[i]);
+    else if (*file) return cli_usage_error(ctx, "unexpected argument '%s' (one FILE only)", argv[i]);
+    else *file = argv[i];
+  }
+  if (!*file) return cli_usage_error(ctx, "a FILE is required");
+  return 0;
+}

@@ -39,6 +39,9 @@ typedef struct cli_ctx {
   const char *cmd;   /* the name messages start with ("onepath build") */
   uint64_t max_file; /* the file-size cap: --max-file-size, else CLI_MAX_FILE_DEFAULT */
 } cli_ctx;
+/* One FILE and one optional flag (info --tiles, hash --parts); 0 or a usage exit status. */
+int cli_file_args(cli_ctx *ctx, int argc, char **argv, const char *flag, const char **file,
+                  int *on);
 /* "NAME: message" and the --help hint on stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(cli_ctx *ctx, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -37,14 +37,8 @@ static int print_parts(cli_ctx *ctx, const char *file, const uint8_t *d, size_t 
 int cli_cmd_hash(cli_ctx *ctx, int argc, char **argv) {
   const char *file = NULL;
   int parts = 0;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--parts")) parts = 1;
-    else if (argv[i][0] == '-' && argv[i][1])
-      return cli_usage_error(ctx, "unknown argument '%s'", argv[i]);
-    else if (file) return cli_usage_error(ctx, "unexpected argument '%s' (one FILE only)", argv[i]);
-    else file = argv[i];
-  }
-  if (!file) return cli_usage_error(ctx, "a FILE is required");
+  int rc0 = cli_file_args(ctx, argc, argv, "--parts", &file, &parts);
+  if (rc0) return rc0;
   uint8_t *d;
   size_t n;
   if (cli_read_file(ctx, file, &d, &n)) return CLI_EXIT_FAIL;

@@ -45,14 +45,8 @@ static void print_tiles(const cli_mesh *l) {
 int cli_cmd_info(cli_ctx *ctx, int argc, char **argv) {
   const char *file = NULL;
   int tiles = 0;
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--tiles")) tiles = 1;
-    else if (argv[i][0] == '-' && argv[i][1])
-      return cli_usage_error(ctx, "unknown argument '%s'", argv[i]);
-    else if (file) return cli_usage_error(ctx, "unexpected argument '%s' (one FILE only)", argv[i]);
-    else file = argv[i];
-  }
-  if (!file) return cli_usage_error(ctx, "a FILE is required");
+  int rc0 = cli_file_args(ctx, argc, argv, "--tiles", &file, &tiles);
+  if (rc0) return rc0;
   uint8_t *d;
   size_t n;
   if (cli_read_file(ctx, file, &d, &n)) return CLI_EXIT_FAIL;
