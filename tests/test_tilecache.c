@@ -757,6 +757,20 @@ static uint64_t rnd(uint64_t *s) {
 }
 static double rndu(uint64_t *s) { return (double)(rnd(s) >> 11) * 0x1p-53; }
 
+/* The id of live obstacle (or volume) number r mod live count, in cache order. */
+static uint32_t live_obstacle_id(const op_tilecache *c, uint64_t r) {
+  uint32_t k = (uint32_t)(r % optc_live_obstacles(c));
+  for (uint32_t i = 0; i < c->nobst; i++)
+    if (!c->obst[i].dead && k-- == 0) return c->obst[i].id;
+  return 0;
+}
+static uint32_t live_volume_id(const op_tilecache *c, uint64_t r) {
+  uint32_t k = (uint32_t)(r % optc_live_volumes(c));
+  for (uint32_t i = 0; i < c->nvols; i++)
+    if (!c->vols[i].dead && k-- == 0) return c->vols[i].id;
+  return 0;
+}
+
 typedef struct hist_fail {
   uint32_t n; /* calls that failed */
 } hist_fail;
@@ -883,29 +897,32 @@ OPT_TEST(random_histories_bake, "RT-027, RT-043, RT-062") {
     uint64_t r = 77 + (uint64_t)p;
     for (int step = 0; step < 40; step++) {
       uint64_t what = rnd(&r) % 8;
-      if (what < 4 && c->nobst < 12) {
+      if (what < 4 && optc_live_obstacles(c) < 12) {
         op_obstacle o = random_obstacle(&r, 56);
         fails += op_tilecache_add_obstacle(c, &o, NULL, NULL) != OP_OK;
-      } else if (what < 6 && c->nobst > 0) {
-        fails += op_tilecache_remove_obstacle(c, c->obst[rnd(&r) % c->nobst].id, NULL) != OP_OK;
-      } else if (what == 6 && c->nvols < 4) {
+      } else if (what < 6 && optc_live_obstacles(c) > 0) {
+        fails += op_tilecache_remove_obstacle(c, live_obstacle_id(c, rnd(&r)), NULL) != OP_OK;
+      } else if (what == 6 && optc_live_volumes(c) < 4) {
         double x = rndu(&r) * 48, z = rndu(&r) * 48;
         op_convex_volume v = fx_quad(x, z, x + 3 + rndu(&r) * 8, z + 3 + rndu(&r) * 8, -1,
                                   1 + rndu(&r) * 20, (uint8_t)(rnd(&r) % 3 == 0 ? 0 : 1 + rnd(&r) % 60));
         fails += op_tilecache_add_volume(c, &v, NULL, NULL) != OP_OK;
-      } else if (c->nvols > 0) {
-        fails += op_tilecache_remove_volume(c, c->vols[rnd(&r) % c->nvols].id, NULL) != OP_OK;
+      } else if (optc_live_volumes(c) > 0) {
+        fails += op_tilecache_remove_volume(c, live_volume_id(c, rnd(&r)), NULL) != OP_OK;
       }
       fails += op_tilecache_update(c, (uint32_t)(rnd(&r) % 3), NULL, NULL) != OP_OK;
       if (step % 5 != 4) continue;
       fails += !update_all(c);
       op_obstacle lo[12];
-      for (uint32_t i = 0; i < c->nobst; i++) lo[i] = c->obst[i].o;
-      for (uint32_t i = 0; i < c->nvols; i++) sv[1 + i] = c->vols[i].v;
+      uint32_t no = 0, nv = 0;
+      for (uint32_t i = 0; i < c->nobst; i++)
+        if (!c->obst[i].dead) lo[no++] = c->obst[i].o;
+      for (uint32_t i = 0; i < c->nvols; i++)
+        if (!c->vols[i].dead) sv[1 + nv++] = c->vols[i].v;
       op_settings f = s;
-      f.nobstacles = c->nobst;
+      f.nobstacles = no;
       f.obstacles = lo;
-      f.nvolumes = 1 + c->nvols;
+      f.nvolumes = 1 + nv;
       op_mesh *fresh = plain(&f, &m);
       checks++;
       bad += !fresh || !same_tiles(op_tilecache_mesh(c), fresh);

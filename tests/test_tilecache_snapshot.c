@@ -230,7 +230,7 @@ OPT_TEST(layout, "SNAP-016") {
   OPT_CHECK(slot_end + 16 + plen == b.len);
   const uint8_t *p = h + 16;
   /* live: obstacles 2 (cylinder), 3 (box), 4 (oriented box); volumes 1, 2; queue > 0 */
-  OPT_CHECK(c->nobst == 3 && c->nvols == 2 && c->nqueue > 0);
+  OPT_CHECK(optc_live_obstacles(c) == 3 && optc_live_volumes(c) == 2 && c->nqueue > 0);
   size_t want = 8 + 4 + 4 + 4 + 48 + 56 + 64 + 4 + (8 + 4 * 16 + 20) + (8 + 3 * 16 + 20) + 4 +
                 8 * (size_t)c->nqueue;
   OPT_CHECK(plen == want);
@@ -278,7 +278,8 @@ OPT_TEST(canonical_round_trip, "SNAP-022") {
     busy(b, &L, 1); /* another state, replaced entirely */
     op_bytes sa = fx_cache_snapshot(a), ma = msave(a);
     op_error e;
-    OPT_CHECK(a->nobst == 3 && a->nvols == 2 && op_tilecache_queue_length(a) > 0);
+    OPT_CHECK(optc_live_obstacles(a) == 3 && optc_live_volumes(a) == 2 &&
+              op_tilecache_queue_length(a) > 0);
     OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
     op_bytes sb = fx_cache_snapshot(b), mb = msave(b);
     OPT_CHECK(fx_same(&sa, &sb));
@@ -743,7 +744,7 @@ OPT_TEST(restore_accepts_what_add_accepts, "SNAP-022") {
   OPT_CHECK(op_tilecache_snapshot_load(b, sa.data, sa.len, &e) == OP_OK);
   op_bytes sb = fx_cache_snapshot(b);
   OPT_CHECK(fx_same(&sa, &sb));
-  OPT_CHECK(b->nobst == (st == OP_OK ? 2u : 1u));
+  OPT_CHECK(optc_live_obstacles(b) == (st == OP_OK ? 2u : 1u));
   op_bytes_free(&sa), op_bytes_free(&sb);
   fix_free(&f);
 }

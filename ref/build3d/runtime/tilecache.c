@@ -13,6 +13,7 @@
 */
 #include <assert.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -93,13 +94,14 @@ static int unit_areas(const op_tilecache *c, const optc_tile *t, uint32_t L, uin
   tmp.areas = out;
   int touched = 0;
   for (uint32_t i = 0; i < c->nobst; i++) { /* RT-041: obstacles in the order added */
-    if (!obstacle_touches(u, &c->obst[i].prep)) continue;
+    if (c->obst[i].dead || !obstacle_touches(u, &c->obst[i].prep)) continue;
     if (!touched) memcpy(out, h->areas, h->nspans);
     touched = 1;
     opob_mark(&tmp, &c->obst[i].prep); /* RT-022 */
   }
   for (uint32_t i = 0; i < c->nvols; i++) { /* then volumes in the order added */
-    if (!boxes_touch(c->vols[i].bmin, c->vols[i].bmax, u->wmin, u->wmax)) continue;
+    if (c->vols[i].dead || !boxes_touch(c->vols[i].bmin, c->vols[i].bmax, u->wmin, u->wmax))
+      continue;
     if (!touched) memcpy(out, h->areas, h->nspans);
     touched = 1;
     if (opv_mark(&tmp, &c->vols[i].v)) *vsel = 1; /* SPAN-161 .. SPAN-163 */
@@ -340,7 +342,7 @@ static void queue_box(op_tilecache *c, const double bmin[2], const double bmax[2
 static int grow(void **arr, uint32_t n, uint32_t *cap, size_t size) {
   if (n < *cap) return 1;
   uint32_t nc = *cap ? 2 * *cap : 8;
-  if (nc > OPTC_MAX_LIVE) nc = OPTC_MAX_LIVE;
+  if (nc > 2 * OPTC_MAX_LIVE) nc = 2 * OPTC_MAX_LIVE; /* live + dead (tilecache.h) */
   void *p = realloc(*arr, (size_t)nc * size);
   if (!p) return 0;
   *arr = p;
@@ -353,7 +355,7 @@ op_status op_tilecache_add_obstacle(op_tilecache *c, const op_obstacle *o, uint3
   if (!c) return no_cache(err);
   op_status st = opob_validate(o, "obstacle.", err); /* RT-023 */
   if (st != OP_OK) return st;
-  if (c->nobst >= OPTC_MAX_LIVE) /* RT-026 */
+  if (optc_live_obstacles(c) >= OPTC_MAX_LIVE) /* RT-026 */
     return op_fail_i(err, OP_E_LIMIT, "obstacles", OPTC_MAX_LIVE, "at most 65536 live obstacles");
   if (c->next_obstacle_id >= OPTC_ID_END)
     return op_fail_i(err, OP_E_LIMIT, "obstacle_id", OPTC_ID_END, "obstacle ids are used up");
@@ -380,7 +382,7 @@ op_status op_tilecache_add_volume(op_tilecache *c, const op_convex_volume *v, ui
   if (!c) return no_cache(err);
   op_status st = opv_validate(v, "volume.", err); /* RT-040: SPAN-031 */
   if (st != OP_OK) return st;
-  if (c->nvols >= OPTC_MAX_LIVE)
+  if (optc_live_volumes(c) >= OPTC_MAX_LIVE)
     return op_fail_i(err, OP_E_LIMIT, "volumes", OPTC_MAX_LIVE, "at most 65536 live volumes");
   if (c->next_volume_id >= OPTC_ID_END)
     return op_fail_i(err, OP_E_LIMIT, "volume_id", OPTC_ID_END, "volume ids are used up");
@@ -401,7 +403,11 @@ op_status op_tilecache_add_volume(op_tilecache *c, const op_convex_volume *v, ui
   return OP_OK;
 }
 
-/* The position of id among n entries of ascending ids (stride bytes apart), or -1. */
+uint32_t optc_live_obstacles(const op_tilecache *c) { return c->nobst - c->ndead_obst; }
+uint32_t optc_live_volumes(const op_tilecache *c) { return c->nvols - c->ndead_vols; }
+
+/* The position of id among n entries of ascending ids (stride bytes apart), or -1. Dead
+** entries keep their ids, so the search still sees an ascending array. */
 static int64_t find_id(const void *arr, uint32_t n, size_t stride, uint32_t id) {
   uint32_t lo = 0, hi = n;
   while (lo < hi) {
@@ -414,6 +420,23 @@ static int64_t find_id(const void *arr, uint32_t n, size_t stride, uint32_t id) 
   return -1;
 }
 
+/* Removes the dead entries of obst[] (or vols[]) in one stable pass once they outnumber
+** the live ones, so that RT-041's order is kept and each removal costs amortised O(1)
+** moves (tilecache.h). The "dead" byte is at dead_off within each entry. */
+static void compact(void *arr, uint32_t *n, uint32_t *ndead, size_t stride, size_t dead_off,
+                    uint64_t *moved) {
+  if (2 * (uint64_t)*ndead <= *n) return;
+  char *a = arr;
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < *n; i++) {
+    if (a[(size_t)i * stride + dead_off]) continue;
+    if (k != i) memcpy(a + (size_t)k * stride, a + (size_t)i * stride, stride), ++*moved;
+    k++;
+  }
+  *n = k;
+  *ndead = 0;
+}
+
 static op_status unknown_id(op_error *err, uint32_t id, const char *what) {
   return op_fail_i(err, OP_E_ARGUMENT, "id", (long long)id, what); /* RT-053 */
 }
@@ -421,12 +444,11 @@ static op_status unknown_id(op_error *err, uint32_t id, const char *what) {
 op_status op_tilecache_remove_obstacle(op_tilecache *c, uint32_t id, op_error *err) {
   if (!c) return no_cache(err);
   int64_t k = find_id(c->obst, c->nobst, sizeof *c->obst, id);
-  if (k < 0) return unknown_id(err, id, "no live obstacle has this id");
+  if (k < 0 || c->obst[k].dead) return unknown_id(err, id, "no live obstacle has this id");
   queue_box(c, c->obst[k].prep.bmin, c->obst[k].prep.bmax); /* RT-050: the removed box */
-  /* Keeps the order added (RT-041 applies obstacles in that order): O(live) per removal.
-  ** Noted in issue 12; not changed in this move. */
-  memmove(&c->obst[k], &c->obst[k + 1], (size_t)(c->nobst - (uint32_t)k - 1) * sizeof *c->obst);
-  c->nobst--;
+  c->obst[k].dead = 1, c->ndead_obst++;
+  compact(c->obst, &c->nobst, &c->ndead_obst, sizeof *c->obst, offsetof(optc_obstacle, dead),
+          &c->moved);
   op_clear(err);
   return OP_OK;
 }
@@ -434,11 +456,11 @@ op_status op_tilecache_remove_obstacle(op_tilecache *c, uint32_t id, op_error *e
 op_status op_tilecache_remove_volume(op_tilecache *c, uint32_t id, op_error *err) {
   if (!c) return no_cache(err);
   int64_t k = find_id(c->vols, c->nvols, sizeof *c->vols, id);
-  if (k < 0) return unknown_id(err, id, "no live volume has this id");
+  if (k < 0 || c->vols[k].dead) return unknown_id(err, id, "no live volume has this id");
   queue_box(c, c->vols[k].bmin, c->vols[k].bmax);
-  /* As for obstacles: the order added kept, O(live) per removal (issue 12 note). */
-  memmove(&c->vols[k], &c->vols[k + 1], (size_t)(c->nvols - (uint32_t)k - 1) * sizeof *c->vols);
-  c->nvols--;
+  c->vols[k].dead = 1, c->ndead_vols++;
+  compact(c->vols, &c->nvols, &c->ndead_vols, sizeof *c->vols, offsetof(optc_volume, dead),
+          &c->moved);
   op_clear(err);
   return OP_OK;
 }

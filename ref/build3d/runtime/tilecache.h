@@ -12,7 +12,11 @@
 **
 ** Invariants:
 **   - tiles[] is in cache order (tz, then tx, ascending) and never changes after the build;
-**   - obst[] and vols[] hold the live entries in ascending id (the order they were added);
+**   - obst[0 .. nobst) and vols[0 .. nvols) hold entries in ascending id (the order they
+**     were added); a removed entry stays in place with dead = 1 until the next compaction
+**     (RT-041's order is kept, a removal costs O(log n) plus amortised O(1) moves);
+**     ndead_obst <= nobst / 2 after every removal (likewise volumes), so walking the array
+**     costs at most twice the live count;
 **   - every id in obst[] is below next_obstacle_id (likewise volumes); ids start at 1;
 **   - queue[] holds distinct indices into tiles[], and tiles[i].queued is 1 exactly for
 **     those;
@@ -34,12 +38,14 @@ typedef struct optc_obstacle {
   uint32_t id;
   op_obstacle o;      /* as added, -0.0 stored as +0.0 (RT-024) */
   opob_obst prep;       /* prepared for the cache's grid (growth, SinCos, box; RT-020, RT-025) */
+  uint8_t dead;         /* 1: removed, awaiting compaction (not state, not saved) */
 } optc_obstacle;
 
 typedef struct optc_volume {
   uint32_t id;
   op_convex_volume v; /* as added, -0.0 stored as +0.0 (RT-040) */
   double bmin[2], bmax[2]; /* x/z box (RT-042) */
+  uint8_t dead;         /* as for obstacles */
 } optc_volume;
 
 /* Run-time state of one unit (a layer, or the whole tile on the general path). */
@@ -74,7 +80,13 @@ struct op_tilecache {
   int repair;         /* RT-107: not state */
   uint64_t fingerprint; /* RT-131, computed once at the build */
   op_tilecache_stats stats;
+  uint32_t ndead_obst, ndead_vols; /* removed entries still in obst[] / vols[] */
+  uint64_t moved;     /* entries moved by compactions (a cost count for the tests) */
 };
+
+/* The number of live obstacles / volumes (RT-026, RT-042's limits count these). */
+uint32_t optc_live_obstacles(const op_tilecache *c);
+uint32_t optc_live_volumes(const op_tilecache *c);
 
 /* The index in c->tiles of the cached tile (tx, tz), or -1. */
 int64_t optc_find_tile(const op_tilecache *c, int32_t tx, int32_t tz);

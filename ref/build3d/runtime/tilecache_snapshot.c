@@ -68,10 +68,12 @@ static void put_tcac(opc_buf *b, const op_tilecache *c) {
   opc_put_u64(b, c->fingerprint);
   opc_put_u32(b, c->next_obstacle_id);
   opc_put_u32(b, c->next_volume_id);
-  opc_put_u32(b, c->nobst); /* live obstacles, ascending id */
-  for (uint32_t i = 0; i < c->nobst; i++) put_obstacle(b, &c->obst[i]);
-  opc_put_u32(b, c->nvols); /* live volumes, ascending id */
-  for (uint32_t i = 0; i < c->nvols; i++) put_volume(b, &c->vols[i]);
+  opc_put_u32(b, optc_live_obstacles(c)); /* live obstacles, ascending id */
+  for (uint32_t i = 0; i < c->nobst; i++)
+    if (!c->obst[i].dead) put_obstacle(b, &c->obst[i]);
+  opc_put_u32(b, optc_live_volumes(c)); /* live volumes, ascending id */
+  for (uint32_t i = 0; i < c->nvols; i++)
+    if (!c->vols[i].dead) put_volume(b, &c->vols[i]);
   opc_put_u32(b, c->nqueue); /* queue order */
   for (uint32_t i = 0; i < c->nqueue; i++) {
     const optc_tile *t = &c->tiles[c->queue[i]];
@@ -197,6 +199,7 @@ static op_status read_obstacle(opsn_rd *r, const op_tilecache *c, uint32_t next,
   if (opob_validate(&o, prefix, &e)) return as_format(r, &e); /* SPAN-033's order */
   out->id = id;
   out->o = o;
+  out->dead = 0;
   /* SNAP-020: grown and boxed as AddObstacle does (RT-020, RT-025); validated above by
   ** SPAN-033 only, as AddObstacle validates (RT-023), so no stricter rule applies here */
   opob_prepare_valid(&o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &out->prep);
@@ -254,6 +257,7 @@ static op_status read_volume(opsn_rd *r, uint32_t next, uint32_t i, uint32_t pre
   if (area > 63) return opsn_fail_u(r, area, "an area id is 0..63", "volumes[%u].area", i);
   out->id = id;
   out->v = v;
+  out->dead = 0;
   opv_box(&v, out->bmin, out->bmax); /* RT-042, as the cache computes it */
   return OP_OK;
 }
@@ -394,6 +398,7 @@ static void commit(op_tilecache *c, opsn_slots *s, tc_new *t) {
   t->vols = NULL;
   c->nobst = t->nobst;
   c->nvols = t->nvols;
+  c->ndead_obst = c->ndead_vols = 0; /* the restored entries are all live */
   c->next_obstacle_id = t->next_obst;
   c->next_volume_id = t->next_vol;
   for (uint32_t i = 0; i < c->nobst; i++) /* tilecache.h: ascending, below the next id */
