@@ -552,6 +552,36 @@ OPT_TEST(negative_zero_params, "MESH-002") {
 /* MESH-024: after every step of a random history of adds, removes and replaces on a 3x3
 ** grid with two layers, the stored links equal links recomputed from scratch (so the
 ** restitched set is complete), and a snapshot restores the same bytes (SNAP-008). */
+/* Issue 17: one AddTile / RemoveTile must not look at every tile of the mesh (each remade
+** the tile order by a sort of all tiles and scanned every slot: 16,384 2D tiles took 24 s).
+** 4,096 tiles added one by one in rows (as a tiled build adds them), then removed, must
+** look at no more than 32 tile entries per operation (m->visits; a scan per operation
+** would count 8 million here). Same links as a from-scratch relink. */
+OPT_TEST(single_ops_cost, "MESH-024, MESH-061") {
+  op_mesh *m = fx_mesh(0.5, 8192);
+  int bad = 0;
+  for (int z = 0; z < 64; z++)
+    for (int x = 0; x < 64; x++) {
+      op_ref r = 0;
+      op_tile *t = square(x, z, 0, 0.0);
+      bad += op_mesh_add_tile(m, t, &r, NULL) != OP_OK;
+      op_tile_free(t);
+    }
+  OPT_CHECK(bad == 0 && m->norder == 4096);
+  OPT_CHECK(m->visits <= 32u * 4096u);
+  op_bytes b1 = fx_mesh_bytes(m);
+  OPT_CHECK(opm_relink_all(m) == 0);
+  op_bytes b2 = fx_mesh_bytes(m);
+  OPT_CHECK(fx_same(&b1, &b2));
+  m->visits = 0;
+  for (int x = 0; x < 64; x++)
+    for (int z = 0; z < 64; z++) bad += op_mesh_remove_tile(m, x, z, 0, NULL) != OP_OK;
+  OPT_CHECK(bad == 0 && m->norder == 0 && m->visits <= 32u * 4096u);
+  op_bytes_free(&b1);
+  op_bytes_free(&b2);
+  op_mesh_free(m);
+}
+
 OPT_TEST(random_history, "MESH-024") {
   static const float CUTS[4][4] = {{0, 4}, {0, 1, 4}, {0, 2.5f, 4}, {0, 1, 3, 4}};
   static const int NC[4] = {1, 2, 2, 3};
@@ -574,6 +604,11 @@ OPT_TEST(random_history, "MESH-024") {
     op_tile_free(t);
     if (r && op_prng_below(&g, 2)) op_mesh_set_poly_flags(m, r, (uint16_t)step, &e);
     op_bytes b1 = fx_mesh_bytes(m), s = {NULL, 0};
+    opm_tkey *want = NULL; /* MESH-061: the kept order is the sorted one */
+    uint32_t nwant = 0;
+    OPT_CHECK(opm_order_make(m, &want, &nwant, NULL) == 0);
+    if (nwant != m->norder || (nwant && memcmp(want, m->order, nwant * sizeof *want))) bad++;
+    free(want);
     OPT_CHECK(opm_relink_all(m) == 0);
     op_bytes b2 = fx_mesh_bytes(m);
     if (!fx_same(&b1, &b2) || !links_symmetric(m)) bad++;
@@ -694,4 +729,5 @@ OPT_RUN(internal_links);
 OPT_RUN(offmesh_unconnected);
 OPT_RUN(negative_zero_params);
 OPT_RUN(random_history);
+OPT_RUN(single_ops_cost);
 OPT_MAIN_END

@@ -10,6 +10,7 @@
 ** tile cache) ref/navmesh/mesh_batch.c; the readers (MESH-060..MESH-066)
 ** ref/navmesh/mesh_read.c; the byte writer ref/core/bytes.c.
 */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,18 +137,7 @@ void opm_clear(op_mesh *m) {
   free(m->order);
   m->slots = NULL;
   m->order = NULL;
-  m->nslots = m->capslots = m->norder = 0;
-}
-
-/* Stored slots (mesh_internal.h): ascending by index, only those that hold state. */
-uint32_t opm_lower_slot(const op_mesh *m, uint32_t s) {
-  uint32_t lo = 0, hi = m->nslots;
-  while (lo < hi) { /* binary search: entries [0, lo) are below s, [hi, n) at or above */
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (m->slots[mid].index < s) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  m->nslots = m->capslots = m->norder = m->caporder = 0;
 }
 
 opm_slot *opm_slot_at(const op_mesh *m, uint32_t s) {
@@ -220,6 +210,13 @@ int opm_install(op_mesh *m, uint32_t k, uint32_t gen, op_tile *t) {
 }
 
 int64_t opm_find(const op_mesh *m, int32_t x, int32_t z, int32_t layer) {
+  if (m->order) { /* current on every mesh but a batch's or a load's working copy */
+    uint32_t i = opm_order_lower(m, x, z, layer);
+    if (i == m->norder || opm_tkey_cmp(&m->order[i], x, z, layer) != 0) return -1;
+    uint32_t k = opm_lower_slot(m, m->order[i].slot);
+    assert(k < m->nslots && m->slots[k].index == m->order[i].slot && m->slots[k].occ);
+    return k;
+  }
   for (uint32_t k = 0; k < m->nslots; k++) {
     const opm_occ *o = m->slots[k].occ;
     if (o && o->view.x == x && o->view.z == z && o->view.layer == layer) return k;
@@ -297,10 +294,14 @@ static void undo_add(op_mesh *m, uint32_t k, int fresh) {
 }
 
 /* MESH-024: relinks the tiles next to column (x, z) and, unless it is UINT32_MAX, the tile
-** at position self; remakes the tile order. 0, or -1 (no memory; links unchanged). */
+** at position self, m->order being current (the caller inserted or erased the changed
+** tile's key). 0, or -1 (no memory; links unchanged). */
 static int relink_around(op_mesh *m, int32_t x, int32_t z, uint32_t self) {
   uint32_t *list = NULL, n = 0;
-  int rc = opm_affected(m, x, z, self, &list, &n) || opm_relink(m, list, n) ? -1 : 0;
+  /* the relinked tiles lie within 1 of column (x, z), so their neighbours within 2 */
+  const int64_t box[4] = {(int64_t)x - 2, (int64_t)x + 2, (int64_t)z - 2, (int64_t)z + 2};
+  int rc = opm_affected(m, x, z, self, &list, &n) || opm_relink(m, list, n, box) ? -1 : 0;
+  m->visits += m->order ? n : m->nslots; /* opm_affected: a search, or a scan */
   free(list);
   return rc;
 }
@@ -332,12 +333,14 @@ op_status op_mesh_add_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_er
     undo_add(m, k, fresh);
     return st;
   }
-  if (opm_install(m, k, m->slots[k].gen, copy)) { /* MESH-011: the slot's generation */
+  if (opm_order_reserve(m) || opm_install(m, k, m->slots[k].gen, copy)) { /* MESH-011 */
     op_tile_free(copy);
     undo_add(m, k, fresh);
     return opc_nomem(err, "mesh");
   }
+  opm_order_insert(m, v.x, v.z, v.layer, s); /* MESH-061 */
   if (relink_around(m, v.x, v.z, k)) { /* MESH-024 */
+    opm_order_erase(m, v.x, v.z, v.layer);
     undo_add(m, k, fresh);
     return opc_nomem(err, "mesh");
   }
@@ -354,7 +357,9 @@ op_status op_mesh_remove_tile(op_mesh *m, int32_t x, int32_t z, int32_t layer, o
   uint32_t k = (uint32_t)f;
   opm_occ *keep = m->slots[k].occ;
   m->slots[k].occ = NULL; /* tentatively empty while the neighbours are relinked */
+  opm_order_erase(m, x, z, layer); /* MESH-061; the room stays for a re-insertion */
   if (relink_around(m, x, z, UINT32_MAX)) { /* MESH-024 */
+    opm_order_insert(m, x, z, layer, m->slots[k].index);
     m->slots[k].occ = keep;
     return opc_nomem(err, "mesh");
   }

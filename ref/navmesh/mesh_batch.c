@@ -211,7 +211,7 @@ static void batch_commit(op_mesh *m, batch *b) {
   if (b->relinked) { /* MESH-061: the order of the final tiles */
     free(m->order);
     m->order = b->order;
-    m->norder = b->norder;
+    m->norder = m->caporder = b->norder;
     b->order = NULL;
   }
   for (size_t k = 0; k < b->ndrop; k++) opm_occ_free(b->drop[k]); /* MESH-031: edits dropped */
@@ -253,7 +253,7 @@ op_status opm_batch(op_mesh *m, opm_change *ch, size_t n, size_t *failed, op_err
   if (cap > m->params.max_tiles) cap = m->params.max_tiles; /* stored slots <= max_tiles */
   b.tmp = *m; /* MESH-012: every add's new entry fits; no growth later */
   b.tmp.order = NULL; /* tmp's order is made by batch_links (the mesh keeps its own) */
-  b.tmp.norder = 0;
+  b.tmp.norder = b.tmp.caporder = 0; /* so opm_find scans tmp's slots */
   b.tmp.slots = opm_malloc(&b.al, (cap ? cap : 1) * sizeof *b.tmp.slots);
   b.tmp.capslots = (uint32_t)(cap ? cap : 1);
   b.fresh = b.tmp.slots ? opm_malloc(&b.al, (n + 1) * sizeof *b.fresh) : NULL;

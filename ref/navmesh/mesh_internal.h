@@ -76,9 +76,13 @@ struct op_mesh {
   opm_slot *slots;
   uint32_t nslots, capslots; /* entries in use, entries allocated */
   opm_tkey *order;           /* the occupied slots in canonical tile order (MESH-061), owned;
-                                remade wherever links are computed (mesh_links.c, the
-                                batch), so it is current after every operation */
+                                kept by AddTile / RemoveTile (one insertion or erasure),
+                                remade by a batch and a load, so it is current after every
+                                operation; NULL in a batch's or a load's working copy */
   uint32_t norder;           /* entries of order: the number of tiles */
+  uint32_t caporder;         /* entries allocated in order */
+  uint64_t visits;           /* tests only: tile entries the single operations' relinks
+                                looked at (a cost count, never a clock) */
   int cache_owned;           /* RT-018: 1 when a tile cache owns the mesh; then the public
                                 AddTile, RemoveTile, ReplaceTile and RestoreState refuse
                                 (argument `mesh`) and only the cache changes which tiles it
@@ -136,8 +140,6 @@ op_status opm_resolve(const op_mesh *m, op_ref r, const opm_slot **slot, uint32_
 void opm_init(op_mesh *m, const op_mesh_params *p);
 /* Free everything the state owns (not m itself). */
 void opm_clear(op_mesh *m);
-/* The position of the first stored slot whose index is >= s (m->nslots if none). */
-uint32_t opm_lower_slot(const op_mesh *m, uint32_t s);
 /* The stored slot with index s, or NULL: then slot s is empty with generation 1. */
 opm_slot *opm_slot_at(const op_mesh *m, uint32_t s);
 /* The tile state of slot s, or NULL when the slot is empty. */
@@ -227,19 +229,32 @@ int opm_compute_links(const op_mesh *m, uint32_t s, unsigned redo, const opm_col
 ** 0, or -1 (no memory). */
 int opm_affected(const op_mesh *m, int32_t x, int32_t z, uint32_t self, uint32_t **out,
                  uint32_t *n);
-/* Recomputes the links of the listed occupied slots (positions) and the tile order
-** (MESH-061) all-or-nothing (MESH-024). 0, or -1 (no memory; nothing changed). */
-int opm_relink(op_mesh *m, const uint32_t *list, uint32_t n);
+/* Recomputes the links of the listed occupied slots (positions) all-or-nothing (MESH-024);
+** box = {x0, x1, z0, z1} holds the columns next to every listed tile. The tile order is
+** not touched: the single operations keep it current themselves (mesh_order.c). 0, or -1
+** (no memory; nothing changed). */
+int opm_relink(op_mesh *m, const uint32_t *list, uint32_t n, const int64_t box[4]);
 /* Recompute the links of every occupied slot (MESH-020..MESH-024) and the order. 0 or -1. */
 int opm_relink_all(op_mesh *m);
 
 /* --- mesh_order.c: the canonical tile order (MESH-061) --- */
 
+/* The position of the first stored slot whose index is >= s (m->nslots if none);
+** in mesh_order.c. */
+uint32_t opm_lower_slot(const op_mesh *m, uint32_t s);
 /* -1, 0, +1 as key p comes before, at or after (x, z, layer). */
 int opm_tkey_cmp(const opm_tkey *p, int32_t x, int32_t z, int32_t layer);
 /* The occupied slots of m in canonical tile order, into a new array *out of *n entries
 ** (never NULL on success). 0, or -1 (no memory). */
 int opm_order_make(const op_mesh *m, opm_tkey **out, uint32_t *n, opm_alloc *al);
+/* The first position of m->order whose key is not below (x, z, layer) (binary search). */
+uint32_t opm_order_lower(const op_mesh *m, int32_t x, int32_t z, int32_t layer);
+/* Room in m->order for one more key: 0, or -1 (no memory; nothing changed). */
+int opm_order_reserve(op_mesh *m);
+/* Inserts the key of a tile not in the order (after opm_order_reserve), or erases the key
+** of a tile in it; the order stays sorted (MESH-061). */
+void opm_order_insert(op_mesh *m, int32_t x, int32_t z, int32_t layer, uint32_t slot);
+void opm_order_erase(op_mesh *m, int32_t x, int32_t z, int32_t layer);
 
 /* --- mesh_batch.c: several tile changes as one all-or-nothing operation (tilecache.c) --- */
 

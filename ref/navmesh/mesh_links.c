@@ -12,6 +12,7 @@
 ** column, only the links of its edges facing one. None of this changes which links are
 ** made or their order.
 */
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -258,17 +259,48 @@ int opm_compute_links(const op_mesh *m, uint32_t s, unsigned redo, const opm_col
   return 0;
 }
 
-/* MESH-024: the links of the listed occupied slots (positions) and the tile order
-** (MESH-061), all-or-nothing: everything is computed first, then swapped in. */
-int opm_relink(op_mesh *m, const uint32_t *list, uint32_t n) {
-  static const int64_t all[4] = {INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX};
+/* The index of the occupied slots whose column lies in the small box (at most 5 columns
+** wide in x), found through m->order: for each x, the run of keys (x, z0..z1, any layer). */
+static int col_index_near(const op_mesh *m, const int64_t box[4], opm_col_index *ci) {
+  ci->n = 0;
+  uint32_t cap = 0;
+  for (int64_t x = box[0]; x <= box[1]; x++) { /* count first: one allocation */
+    if (x < INT32_MIN || x > INT32_MAX) continue;
+    int32_t z0 = box[2] < INT32_MIN ? INT32_MIN : (int32_t)box[2];
+    for (uint32_t i = opm_order_lower(m, (int32_t)x, z0, INT32_MIN);
+         i < m->norder && m->order[i].x == x && m->order[i].z <= box[3]; i++)
+      cap++;
+  }
+  ci->e = malloc(2 * ((size_t)cap + 1) * sizeof *ci->e);
+  if (!ci->e) return -1;
+  for (int64_t x = box[0]; x <= box[1]; x++) {
+    if (x < INT32_MIN || x > INT32_MAX) continue;
+    int32_t z0 = box[2] < INT32_MIN ? INT32_MIN : (int32_t)box[2];
+    for (uint32_t i = opm_order_lower(m, (int32_t)x, z0, INT32_MIN);
+         i < m->norder && m->order[i].x == x && m->order[i].z <= box[3]; i++) {
+      opm_col_ent *e = &ci->e[ci->n++];
+      e->x = m->order[i].x, e->z = m->order[i].z, e->layer = m->order[i].layer;
+      e->pos = opm_lower_slot(m, m->order[i].slot);
+      assert(e->pos < m->nslots && m->slots[e->pos].occ);
+    }
+  }
+  ci->s = ent_sort(ci->e, ci->e + cap + 1, ci->n);
+  return 0;
+}
+
+/* MESH-024: the links of the listed occupied slots (positions), all-or-nothing: everything
+** is computed first, then swapped in. The listed tiles' neighbouring columns lie in box
+** ({x0, x1, z0, z1}); a box at most 5 columns wide is indexed through m->order (current
+** for the single operations), a wider one by a scan of the slots. The tile order is the
+** caller's (mesh.c keeps it; opm_relink_all remakes it). */
+int opm_relink(op_mesh *m, const uint32_t *list, uint32_t n, const int64_t box[4]) {
   opm_col_index ci;
-  int ok = opm_col_index_make(m, all, &ci, NULL) == 0;
+  int near = m->order && box[0] > INT64_MIN && box[1] < INT64_MAX && box[1] - box[0] <= 4;
+  int ok = (near ? col_index_near(m, box, &ci) : opm_col_index_make(m, box, &ci, NULL)) == 0;
+  m->visits += near ? (ok ? ci.n : 0) : m->nslots;
   op_link **nl = calloc((size_t)n + 1, sizeof *nl);
   uint32_t *nc = calloc((size_t)n + 1, sizeof *nc);
-  opm_tkey *order = NULL;
-  uint32_t norder = 0;
-  int rc = (!ok || !nl || !nc || opm_order_make(m, &order, &norder, NULL)) ? -1 : 0;
+  int rc = (!ok || !nl || !nc) ? -1 : 0;
   for (uint32_t i = 0; rc == 0 && i < n; i++)
     rc = opm_compute_links(m, list[i], OPM_ALL_SIDES, &ci, &nl[i], &nc[i], NULL);
   if (rc == 0) {
@@ -278,43 +310,66 @@ int opm_relink(op_mesh *m, const uint32_t *list, uint32_t n) {
       o->links = nl[i];
       o->nlinks = nc[i];
     }
-    free(m->order);
-    m->order = order;
-    m->norder = norder;
   } else {
     for (uint32_t i = 0; nl && i < n; i++) free(nl[i]);
-    free(order);
   }
-  free(ci.e);
+  if (ok) free(ci.e);
   free(nl);
   free(nc);
   return rc;
 }
 
+/* Every tile's links and the tile order (MESH-061), for a snapshot or mesh load. */
 int opm_relink_all(op_mesh *m) {
+  static const int64_t all[4] = {INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX};
   uint32_t *list = malloc(((size_t)m->nslots + 1) * sizeof *list);
-  if (!list) return -1;
-  uint32_t n = 0;
+  opm_tkey *order = NULL;
+  uint32_t n = 0, norder = 0;
+  if (!list || opm_order_make(m, &order, &norder, NULL)) {
+    free(list);
+    return -1;
+  }
   for (uint32_t i = 0; i < m->nslots; i++)
     if (m->slots[i].occ) list[n++] = i;
-  int rc = opm_relink(m, list, n);
+  int rc = opm_relink(m, list, n, all); /* the wide box scans the slots, not m->order */
   free(list);
-  return rc;
+  if (rc) {
+    free(order);
+    return rc;
+  }
+  free(m->order);
+  m->order = order;
+  m->norder = m->caporder = norder;
+  return 0;
 }
 
-/* MESH-024: the tiles of the four columns next to column (x, z), and `self`. */
+/* MESH-024: the tiles of the four columns next to column (x, z), and `self`; through
+** m->order when the mesh has one (current for the single operations), else a scan. */
 int opm_affected(const op_mesh *m, int32_t x, int32_t z, uint32_t self, uint32_t **out,
                  uint32_t *n) {
   uint32_t *list = malloc(((size_t)m->nslots + 1) * sizeof *list);
   if (!list) return -1;
   uint32_t k = 0;
   if (self != UINT32_MAX) list[k++] = self;
-  for (uint32_t i = 0; i < m->nslots; i++) {
-    const opm_occ *o = m->slots[i].occ;
-    if (!o || i == self) continue;
-    int64_t ddx = (int64_t)o->view.x - x, ddz = (int64_t)o->view.z - z;
-    if ((ddx == 0 && (ddz == 1 || ddz == -1)) || (ddz == 0 && (ddx == 1 || ddx == -1)))
-      list[k++] = i;
+  if (m->order) {
+    static const int dx[4] = {-1, 0, 0, 1}, dz[4] = {0, -1, 1, 0};
+    for (int d = 0; d < 4; d++) {
+      int64_t cx = (int64_t)x + dx[d], cz = (int64_t)z + dz[d];
+      if (cx < INT32_MIN || cx > INT32_MAX || cz < INT32_MIN || cz > INT32_MAX) continue;
+      for (uint32_t i = opm_order_lower(m, (int32_t)cx, (int32_t)cz, INT32_MIN);
+           i < m->norder && m->order[i].x == cx && m->order[i].z == cz; i++) {
+        uint32_t pos = opm_lower_slot(m, m->order[i].slot);
+        if (pos != self) list[k++] = pos;
+      }
+    }
+  } else {
+    for (uint32_t i = 0; i < m->nslots; i++) {
+      const opm_occ *o = m->slots[i].occ;
+      if (!o || i == self) continue;
+      int64_t ddx = (int64_t)o->view.x - x, ddz = (int64_t)o->view.z - z;
+      if ((ddx == 0 && (ddz == 1 || ddz == -1)) || (ddz == 0 && (ddx == 1 || ddx == -1)))
+        list[k++] = i;
+    }
   }
   *out = list;
   *n = k;

@@ -4,9 +4,8 @@
 ** a tile by position or by any polygon reference, and the links of a tile or of one polygon.
 **
 ** The canonical tile order is op_mesh.order (mesh_internal.h): the occupied slots' keys
-** (x, z, layer, slot index), sorted, remade by opm_order_make (mesh_order.c) wherever links are computed
-** (opm_relink for the single operations and a snapshot load, batch_links for opm_batch), so
-** it never depends on slot order or on the history of the mesh (MESH-061). TileAtIndex is
+** (x, z, layer, slot index), sorted; kept by AddTile / RemoveTile, remade by a batch
+** (batch_links) or a load (opm_relink_all) (mesh_order.c), so it never depends on slot order or on the history of the mesh (MESH-061). TileAtIndex is
 ** one array access, TileAt a binary search.
 **
 ** PolyLinks: MESH-024's canonical order sorts a tile's links by polygon first, so one
