@@ -5,8 +5,9 @@
 ** Oracles, for each input X (the bytes as they are: NULs, CRs, non-ASCII included):
 **  1. op_obj_parse(X) fails: the error's kind is the returned status and one of format,
 **     out_of_range, limit (SPAN-087 table); the field is `line N` with N in 1 .. the number of
-**     lines of X (SPAN-080's numbering); the value is at most 63 bytes and, unless empty (a NUL
-**     byte, SPAN-087), occurs on line N; and *out is left untouched (no soup on failure).
+**     lines of X (SPAN-080's numbering); the value is at most 63 bytes and occurs on line N,
+**     except for a NUL byte (SPAN-087: value "00", and line N holds a NUL byte); and *out is
+**     left untouched (no soup on failure).
 **  2. or it succeeds, and the soup passes op_soup_validate (SPAN-088: by construction);
 **  3. line numbering (SPAN-080, SPAN-081): "\n" + X, one empty line more at the front, gives
 **     the same soup, or the same error kind and value at `line N+1`; X + "\n# c", a comment
@@ -95,7 +96,10 @@ static size_t check_error(const char *t, size_t len, const res *r) {
   if (!line_of(t, len, (size_t)n, &s, &l)) fail("error names a line the text does not have", e);
   size_t vn = strlen(e->value);
   if (vn > 63) fail("error value longer than 63 bytes (SPAN-087)", e);
-  if (vn && !contains(t + s, l, e->value, vn)) fail("error value is not on the line it names", e);
+  int nul = memchr(t + s, '\0', l) != NULL; /* SPAN-080: a NUL byte is its line's error */
+  if (nul && strcmp(e->value, "00") != 0) fail("a line with a NUL byte: value is not 00", e);
+  if (!nul && (!vn || !contains(t + s, l, e->value, vn)))
+    fail("error value is not on the line it names", e);
   const unsigned char *p = (const unsigned char *)&r->m;
   for (size_t i = 0; i < sizeof r->m; i++)
     if (p[i] != 0xA5) fail("a failed parse wrote its output", e);

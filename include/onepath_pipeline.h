@@ -32,6 +32,8 @@ typedef struct op_pipeline_result {
   uint32_t ntiles;          /* tiles added to the mesh (with at least one polygon) */
   op_pipeline_tile *tiles;  /* ntiles, in build order */
   uint64_t npolys;          /* polygons over all tiles */
+  uint32_t slots;           /* the mesh slots the build's tile positions count (POLY-224's
+                               max_tiles; a part build: its range's share, POLY-229) */
 } op_pipeline_result;
 
 /* Optional observers of a build (NULL members are skipped; they cannot change it).
@@ -73,6 +75,37 @@ op_status op_pipeline_build_heightfield_limited(const op_settings *s,
                                                 const op_build_limits *lim,
                                                 const op_pipeline_hooks *hooks,
                                                 op_pipeline_result *out, op_error *err);
+/* How a build runs (POLY-228, POLY-229): not settings, not part of any bytes. A zeroed
+** struct (or NULL) is the defaults. With threads, worker threads make the tiles (each with
+** its own memory: a build's peak memory grows with the count) and the calling thread adds
+** them to the mesh and calls the hooks, in tile order. */
+#define OP_PIPELINE_MAX_THREADS 256u
+typedef struct op_pipeline_options {
+  const op_build_limits *limits; /* the work budget (SPAN-200); NULL: the defaults */
+  uint32_t threads;              /* tiles built at once: 0 = the processors online
+                                    (sysconf), 1 = one at a time; at most
+                                    OP_PIPELINE_MAX_THREADS (POLY-228) */
+  int tile_range;                /* 1: a part build (POLY-229), only the tiles with tx in
+                                    x0..x1 and tz in z0..z1 (inclusive, clipped to the grid) */
+  int32_t x0, x1, z0, z1;
+} op_pipeline_options;
+
+/* The three builds with options (POLY-228); opt NULL = the defaults, as the builds above.
+** The mesh and the result are those of threads = 1, byte for byte. */
+op_status op_pipeline_build_soup_opt(const op_settings *s, const op_soup *soup,
+                                     const op_pipeline_options *opt,
+                                     const op_pipeline_hooks *hooks, op_pipeline_result *out,
+                                     op_error *err);
+op_status op_pipeline_build_chunk_opt(const op_settings *s, const op_chunked *c,
+                                      const op_pipeline_options *opt,
+                                      const op_pipeline_hooks *hooks,
+                                      op_pipeline_result *out, op_error *err);
+op_status op_pipeline_build_heightfield_opt(const op_settings *s,
+                                            const op_solid_columns *cols,
+                                            const op_pipeline_options *opt,
+                                            const op_pipeline_hooks *hooks,
+                                            op_pipeline_result *out, op_error *err);
+
 /* Frees the mesh and the tile list, zeroes *r; NULL-safe. */
 void op_pipeline_result_free(op_pipeline_result *r);
 

@@ -140,11 +140,13 @@ op_status opd_nomem(op_error *err, const char *field) {
 
 /* ------------------------------------------------------------------ op lookup */
 
+extern const opd_op opd_ops_query[]; /* query.* (port/ops_query.c; spec/query.md QRY-090) */
+
 /* Every op table of the server, in lookup order (the first table naming an op wins). */
 static const opd_op *const op_tables[] = {
     opd_ops_session, opd_ops_math,    opd_ops_format,   opd_ops_mesh,
     opd_ops_build3d, opd_ops_spans,   opd_ops_regions,  opd_ops_contours,
-    opd_ops_polys,   opd_ops_pipeline, opd_ops_build2d, opd_ops_tilecache};
+    opd_ops_polys,   opd_ops_pipeline, opd_ops_build2d, opd_ops_tilecache, opd_ops_query};
 
 const opd_op *const *opd_op_tables(size_t *n) {
   *n = sizeof op_tables / sizeof *op_tables;

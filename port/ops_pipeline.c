@@ -79,7 +79,9 @@ static op_status dec_settings(const opj *args, opd_pl_args *a, op_error *err) {
     int k = -1;
     for (int j = 0; j < 3 && v->type == OPJ_STR; j++)
       if (!strcmp(v->str, opd_partition_names[j])) k = j;
-    if (k < 0) return opd_arg_error(err, "partition", "watershed, monotone or layers");
+    if (k < 0)
+      return op_fail(err, OP_E_ARGUMENT, "partition", v->type == OPJ_STR ? v->str : "",
+                     "watershed, monotone or layers");
     a->sd.s.partition = (op_partition)k;
   }
   v = opj_get(args, "detail_sample_distance");

@@ -8,7 +8,7 @@
 
 #include "dispatch.h"
 
-#define OPD_PROTOCOL "onepath-port/0"
+#define OPD_PROTOCOL "onepath-port/1" /* CONF-050; v1: hello's ops decide skipping (CONF-055) */
 #define OPD_IMPLEMENTATION "onepath-ref " OP_VERSION_STRING
 
 static int cmp_names(const void *a, const void *b) {

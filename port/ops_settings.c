@@ -159,8 +159,9 @@ op_status opd_settings_decode(const opj *o, opd_settings_dec *d, op_error *err) 
   int pi = -1;
   for (int k = 0; k < 3 && p && p->type == OPJ_STR; k++)
     if (strcmp(p->str, opd_partition_names[k]) == 0) pi = k;
-  if (pi < 0)
-    return opd_arg_error(err, "settings.partition", "must be watershed, monotone or layers");
+  if (pi < 0) /* SPAN-093: an unknown name has its text as value, another type the empty one */
+    return op_fail(err, OP_E_ARGUMENT, "settings.partition", p && p->type == OPJ_STR ? p->str : "",
+                   "must be watershed, monotone or layers");
   s->partition = (op_partition)pi;
   if ((st = dec_u32(o, "min_region_area", "settings.min_region_area", &s->min_region_area, err)))
     return st;

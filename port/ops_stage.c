@@ -34,7 +34,7 @@ op_status opd_stage_tile_args(const opj *args, op_settings *s, op_trimesh *m, in
     if (!strcmp(jp->str, "watershed")) s->partition = OP_PARTITION_WATERSHED;
     else if (!strcmp(jp->str, "monotone")) s->partition = OP_PARTITION_MONOTONE;
     else if (!strcmp(jp->str, "layers")) s->partition = OP_PARTITION_LAYERS;
-    else return opd_arg_error(err, "partition", "watershed, monotone or layers");
+    else return op_fail(err, OP_E_ARGUMENT, "partition", jp->str, "watershed, monotone or layers");
   }
   const opj *js = opj_get(args, "soup"), *jl = opj_get(args, "level");
   if ((js != NULL) == (jl != NULL))

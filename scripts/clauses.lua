@@ -31,7 +31,7 @@ local M = {}
 
 -- Known section prefixes (spec/README.md, "Sections").
 M.PREFIX_LIST = { "CONF", "MATH", "FMT", "MESH", "SNAP", "LVL", "SPAN", "REG", "POLY", "RT",
-  "G2D", "T2D" }
+  "G2D", "T2D", "QRY" }
 M.PREFIXES = {}
 for i, p in ipairs(M.PREFIX_LIST) do M.PREFIXES[p] = i end
 
@@ -42,6 +42,7 @@ M.SECTION_OF = {
   MESH = "navmesh-mesh.md", SNAP = "navmesh-snapshot.md", LVL = "levels.md",
   SPAN = "build3d-spans.md", REG = "build3d-regions.md", POLY = "build3d-polys.md",
   RT = "build3d-runtime.md", G2D = "build2d-geometry.md", T2D = "build2d-tiles.md",
+  QRY = "query.md",
 }
 
 -- Folders whose files may cite clauses, and the extensions read there.

@@ -14,6 +14,7 @@
 #include "onepath_build3d.h"
 #include "onepath_pipeline.h"
 #include "onepath_stages.h"
+#include "onepath_tilecache.h"
 #include "optest.h"
 
 
@@ -75,6 +76,11 @@ OPT_TEST(budget_before_work, "SPAN-204") {
   op_error e;
   OPT_CHECK(op_pipeline_build_soup(&s, &soup, &h, &r, &e) == OP_E_LIMIT);
   OPT_CHECK(strcmp(e.field, "limits.max_tile_grid_cells") == 0 && calls == 0);
+  /* RT-016: the cached build is refused the same way, before any tile, with no cache */
+  op_tilecache *c = NULL;
+  memset(&e, 0, sizeof e);
+  OPT_CHECK(op_pipeline_build_soup_cached(&s, &soup, &h, &r, &c, &e) == OP_E_LIMIT);
+  OPT_CHECK(strcmp(e.field, "limits.max_tile_grid_cells") == 0 && calls == 0 && c == NULL);
 }
 
 /* T2D-082: 3 x 3 tiles at max_tiles 9 pass, at 8 fail before the arrangement. */

@@ -103,7 +103,7 @@ OPT_TEST(hello, "CONF-050") {
   opj_doc *d = run(s, "{\"id\":0,\"op\":\"hello\"}");
   const opj *ok = ok_of(d, 0);
   OPT_CHECK(ok != NULL);
-  OPT_CHECK(streq(str_at(ok, "protocol", NULL), "onepath-port/0"));
+  OPT_CHECK(streq(str_at(ok, "protocol", NULL), "onepath-port/1"));
   OPT_CHECK(streq(str_at(ok, "implementation", NULL), "onepath-ref " OP_VERSION_STRING));
   const opj *ops = opj_get(ok, "ops");
   OPT_CHECK(ops && ops->type == OPJ_ARR && ops->n >= 3);

@@ -330,7 +330,7 @@ OPT_TEST(generate_contract, "LVL-022") {
             strcmp(e.field, "name") == 0 && strcmp(e.value, "maze") == 0);
   OPT_CHECK(op_level_generate("terrain", 1, 0, NULL, &m, &e) == OP_E_RANGE &&
             strcmp(e.field, "size") == 0 && strcmp(e.value, "0") == 0);
-  OPT_CHECK(op_level_generate("terrain", 1, 257, NULL, &m, &e) == OP_E_RANGE);
+  OPT_CHECK(op_level_generate("terrain", 1, 1025, NULL, &m, &e) == OP_E_RANGE); /* LVL-030 */
   OPT_CHECK(op_level_generate("city", 1, 17, NULL, &m, &e) == OP_E_RANGE);
   OPT_CHECK(op_level_generate("stairs", 1, 65, NULL, &m, &e) == OP_E_RANGE);
   OPT_CHECK(op_level_generate("dungeon", 1, 9, NULL, &m, &e) == OP_E_RANGE);

@@ -465,7 +465,7 @@ OPT_TEST(traces_export, "CONF-080, CONF-081, CONF-086") {
   OPT_CHECK(l.n == 10);
   if (l.n == 10) {
     const opj *h = opj_root(l.d[0]);
-    OPT_CHECK(streq_s(s_at(h, "trace"), "onepath-trace/0") && streq_s(s_at(h, "scenario"), "g/ok") &&
+    OPT_CHECK(streq_s(s_at(h, "trace"), "onepath-trace/1") && streq_s(s_at(h, "scenario"), "g/ok") &&
               streq_s(s_at(h, "title"), "ok scenario"));
     const opj *cl = opj_get(h, "clauses");
     OPT_CHECK(cl && cl->type == OPJ_ARR && cl->n == 1 && streq_s(opj_at(cl, 0)->str, "CONF-080"));

@@ -18,7 +18,10 @@
 //
 // Recast, per tile of the same grid (op_spans_tile_range, same tiling origin, the same
 // bordered tile box of op_hf_grid_tile, binary32 copies of the vertices made once before
-// timing): the triangles whose xz box meets the tile box (a linear scan, as ours does),
+// timing): the triangles whose xz box meets the tile box (as ours selects them; both sides
+// find a tile's candidates through a per-build grid of tiles, ours by
+// ref/build3d/spans/tri_index.c, Recast's by the few lines of tile_bins below, timed as part
+// of its spans stage, the job RecastDemo's rcChunkyTriMesh does),
 // rcMarkWalkableTriangles, rcCreateHeightfield + rcRasterizeTriangles, the three filters,
 // rcBuildCompactHeightfield, rcErodeWalkableArea, the regions of the same partition
 // (rcBuildDistanceField + rcBuildRegions, rcBuildRegionsMonotone or rcBuildLayerRegions;
@@ -44,6 +47,13 @@
 // Build and run: scripts/bench-bake.sh [build-dir] [--quick] [--reps N]
 //   [--partition watershed|monotone|layers|all] [--stages] [--only LEVEL] [--preset P]
 //   [--ours-only N]  (runs ours only, N times, for a profiler)
+//   [--recast-only N] (Recast+Detour only, N times: its peak RSS, for scripts/bench.sh)
+//   [--size N]       (the level's size instead of the default, e.g. --only terrain --size 1024;
+//                     ours runs with the work budget raised to the maximum, SPAN-201)
+//   [--cpu]          (times are process CPU time, not wall time: for a loaded machine)
+//   [--threads N]    (ours with N threads, POLY-228, where the library has it; default 1)
+//   [--tsv]          (one machine-readable line per row: BAKE level preset partition size
+//                     tiles ours_s recast_s, for scripts/bench.sh)
 //   [--lanes]        (walkable area per 6-unit strip of x: where stairs differs)
 //   [--sampled]      (the preset's DetailSampleDistance on both sides, see above)
 #include <DetourAlloc.h>
@@ -73,9 +83,13 @@ extern "C" {
 // minExtent < 2 * sampleDist, so triangulateHull and no interior samples.
 static const float RC_NO_SAMPLING = 1e30f;
 
+// --cpu: the process's CPU time instead of the wall clock (a loaded machine stretches the
+// wall time of a single-threaded run; its CPU time much less). With --threads above 1 the
+// CPU time sums the workers', so it is not a speed-up measure then.
+static bool g_cpu = false;
 static double now(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(g_cpu ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -169,7 +183,45 @@ static double recast_bake(const Level &L, bool detour, RcStats &st) {
       exit(2);
     }
   }
-  const int ntris_all = (int)(L.tris.size() / 3), nv = (int)(L.vf.size() / 3);
+  const int nv = (int)(L.vf.size() / 3);
+  std::vector<int> bin_off, bin_tri;
+  {  // tile_bins: every triangle under the tiles its float box may meet (one spare cell)
+    double tb = now();
+    const int ntris_all = (int)(L.tris.size() / 3);
+    const double tw = s.cell_size * (double)s.tile_cells, m = s.cell_size * (c.border + 1);
+    std::vector<int> r(4 * (size_t)ntris_all);
+    bin_off.assign((size_t)L.ntx * L.ntz + 1, 0);
+    for (int pass = 0; pass < 2; pass++) {
+      std::vector<int> fill(bin_off.begin(), bin_off.end() - 1);
+      for (int t = 0; t < ntris_all; t++) {
+        int *q = &r[4 * (size_t)t];
+        if (pass == 0) {
+          const float *a = &L.vf[3 * L.tris[3 * t]], *b = &L.vf[3 * L.tris[3 * t + 1]],
+                      *d = &L.vf[3 * L.tris[3 * t + 2]];
+          float mn[2] = {fminf(a[0], fminf(b[0], d[0])), fminf(a[2], fminf(b[2], d[2]))};
+          float mx[2] = {fmaxf(a[0], fmaxf(b[0], d[0])), fmaxf(a[2], fmaxf(b[2], d[2]))};
+          const int nt[2] = {L.ntx, L.ntz};
+          for (int k = 0; k < 2; k++) {
+            double o = L.origin[2 * k];
+            int lo = (int)floor((mn[k] - o - m) / tw), hi = (int)floor((mx[k] - o + m) / tw);
+            q[2 * k] = lo < 0 ? 0 : lo;
+            q[2 * k + 1] = hi > nt[k] - 1 ? nt[k] - 1 : hi;
+          }
+        }
+        for (int tz = q[2]; tz <= q[3]; tz++)
+          for (int tx = q[0]; tx <= q[1]; tx++) {
+            size_t bi = (size_t)tz * L.ntx + tx;
+            if (pass == 0) bin_off[bi + 1]++;
+            else bin_tri[fill[bi]++] = t;
+          }
+      }
+      if (pass == 0) {
+        for (size_t i = 1; i < bin_off.size(); i++) bin_off[i] += bin_off[i - 1];
+        bin_tri.resize(bin_off.back() + 1);
+      }
+    }
+    st.t[0] += now() - tb;
+  }
   std::vector<int> sel;
   std::vector<unsigned char> areas;
   sel.reserve(L.tris.size());
@@ -185,7 +237,9 @@ static double recast_bake(const Level &L, bool detour, RcStats &st) {
       bmax[1] = (float)L.ymax;
       bmax[2] = (float)(g.origin[2] + (double)(g.gz0 + g.depth) * g.cs);
       sel.clear();
-      for (int t = 0; t < ntris_all; t++) {  // the tile's triangles, as ours selects them
+      const size_t bi = (size_t)tz * L.ntx + tx;
+      for (int k = bin_off[bi]; k < bin_off[bi + 1]; k++) {  // the tile's triangles
+        const int t = bin_tri[k];
         const float *a = &L.vf[3 * L.tris[3 * t]], *b = &L.vf[3 * L.tris[3 * t + 1]],
                     *d = &L.vf[3 * L.tris[3 * t + 2]];
         float mnx = fminf(a[0], fminf(b[0], d[0])), mxx = fmaxf(a[0], fmaxf(b[0], d[0]));
@@ -398,6 +452,28 @@ static void ours_stages(const Level &L, double t[7]) {
 
 // ------------------------------------------------------------------ driver
 
+// Ours: Mesh3DPipeline.BuildSoup; with --size the work budget is raised to its maximum
+// (SPAN-200: a host raises it per build), so the big benchmark inputs are not refused.
+// Single thread like Recast's side (threads 1, POLY-228) unless --threads N says otherwise,
+// where the library has the option.
+static bool g_big_budget = false;
+static unsigned g_threads = 1;
+static op_status build_ours(const Level &L, const op_pipeline_hooks *h, op_pipeline_result *res,
+                            op_error *e) {
+  op_build_limits lim;
+  op_build_limits_default(&lim);
+  if (g_big_budget) lim.max_tile_grid_cells = lim.max_tiles = lim.max_build_cells = UINT64_MAX;
+#ifdef OP_PIPELINE_MAX_THREADS
+  op_pipeline_options o;
+  memset(&o, 0, sizeof o);
+  o.limits = &lim;
+  o.threads = g_threads;
+  return op_pipeline_build_soup_opt(&L.s, &L.soup, &o, h, res, e);
+#else
+  return op_pipeline_build_soup_limited(&L.s, &L.soup, &lim, h, res, e);
+#endif
+}
+
 static bool setup(Level &L, const char *name, uint32_t size, const char *preset,
                   int partition) {
   op_error e;
@@ -438,8 +514,9 @@ int main(int argc, char **argv) {
   } levels[] = {{"terrain", 64, 32}, {"city", 4, 2}, {"stairs", 16, 8}, {"dungeon", 32, 16}};
   const char *presets[] = {"Humanoid", "Small"};
   const char *pnames[] = {"watershed", "monotone", "layers"};
-  bool quick = false, stages = false;
-  int reps = 3, ours_only = 0;
+  bool quick = false, stages = false, tsv = false;
+  int reps = 3, ours_only = 0, recast_only = 0;
+  uint32_t size_override = 0;
   int pfirst = 0, plast = 0;  // partitions to run
   const char *only = NULL, *only_preset = NULL;
   for (int a = 1; a < argc; a++) {
@@ -451,6 +528,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--only") && a + 1 < argc) only = argv[++a];
     else if (!strcmp(argv[a], "--preset") && a + 1 < argc) only_preset = argv[++a];
     else if (!strcmp(argv[a], "--ours-only") && a + 1 < argc) ours_only = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--recast-only") && a + 1 < argc) recast_only = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--size") && a + 1 < argc) size_override = (uint32_t)atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--tsv")) tsv = true;
+    else if (!strcmp(argv[a], "--cpu")) g_cpu = true;
+    else if (!strcmp(argv[a], "--threads") && a + 1 < argc) g_threads = (unsigned)atoi(argv[++a]);
     else if (!strcmp(argv[a], "--partition") && a + 1 < argc) {
       const char *p = argv[++a];
       if (!strcmp(p, "all")) { pfirst = 0; plast = 2; }
@@ -462,11 +544,13 @@ int main(int argc, char **argv) {
       }
     } else {
       fprintf(stderr, "usage: bench_bake [--quick] [--reps N] [--partition P|all] [--stages] "
-                      "[--only LEVEL] [--preset P] [--ours-only N] [--lanes] [--sampled]\n");
+                      "[--only LEVEL] [--preset P] [--ours-only N] [--recast-only N] "
+                      "[--size N] [--tsv] [--cpu] [--threads N] [--lanes] [--sampled]\n");
       return 2;
     }
   }
   if (reps < 1) reps = 1;
+  g_big_budget = size_override != 0;
   if (g_sampled)
     printf("BENCHMARK full bake, single thread, best of %d runs each, interleaved; "
            "the presets' DetailSampleDistance (both sides sample heights and build a detail "
@@ -488,12 +572,21 @@ int main(int argc, char **argv) {
         if (only && strcmp(only, lv.name)) continue;
         if (only_preset && strcmp(only_preset, preset)) continue;
         Level L;
-        if (!setup(L, lv.name, quick ? lv.quick : lv.size, preset, part)) return 2;
+        const uint32_t lsize = size_override ? size_override : quick ? lv.quick : lv.size;
+        if (!setup(L, lv.name, lsize, preset, part)) return 2;
         op_error e;
+        if (recast_only > 0) {  // for a peak-RSS measurement: Recast+Detour only
+          for (int r = 0; r < recast_only; r++) {
+            RcStats s1;
+            recast_bake(L, true, s1);
+          }
+          op_trimesh_free(&L.m);
+          continue;
+        }
         if (ours_only > 0) {  // for a profiler: ours only
           for (int r = 0; r < ours_only; r++) {
             op_pipeline_result res;
-            if (op_pipeline_build_soup(&L.s, &L.soup, NULL, &res, &e)) {
+            if (build_ours(L, NULL, &res, &e)) {
               fprintf(stderr, "ours: %s\n", e.message);
               return 2;
             }
@@ -513,7 +606,7 @@ int main(int argc, char **argv) {
         h.ud = &oa;
         h.tile = on_tile;
         op_pipeline_result keep;
-        if (op_pipeline_build_soup(&L.s, &L.soup, &h, &keep, &e)) {
+        if (build_ours(L, &h, &keep, &e)) {
           fprintf(stderr, "ours %s %s: %s\n", lv.name, preset, e.message);
           return 2;
         }
@@ -521,7 +614,7 @@ int main(int argc, char **argv) {
         for (int r = 0; r < reps; r++) {
           op_pipeline_result res;
           double t0 = now();
-          if (op_pipeline_build_soup(&L.s, &L.soup, NULL, &res, &e)) {
+          if (build_ours(L, NULL, &res, &e)) {
             fprintf(stderr, "ours %s %s: %s\n", lv.name, preset, e.message);
             return 2;
           }
@@ -537,7 +630,7 @@ int main(int argc, char **argv) {
         double ao = oa.area, ar = rs.area;
         printf("| %s | %s | %s | %u | %d | %u/%ld | %llu | %ld | %.1f | %.1f | %+.2f%% | %.1f | "
                "%.1f | %.2f | %.2f | %.1f | %.2f |\n",
-               lv.name, preset, pnames[L.s.partition], quick ? lv.quick : lv.size,
+               lv.name, preset, pnames[L.s.partition], lsize,
                L.ntx * L.ntz, keep.ntiles, rs.tiles, (unsigned long long)keep.npolys,
                rs.polys, ao, ar, ar > 0 ? 100.0 * (ao - ar) / ar : 0.0, 1e3 * best_o,
                1e3 * best_r, best_o / best_r, best_o / (best_r - rs.t[4]), 1e3 * best_d,
@@ -546,6 +639,9 @@ int main(int argc, char **argv) {
           for (int k = 0; k < NLANES; k++)
             printf("  lane %d, x in [%d, %d): area ours %.2f Recast %.2f\n", k, 6 * k, 6 * k + 6,
                    oa.lanes[k], rs.lanes[k]);
+        if (tsv)
+          printf("BAKE\t%s\t%s\t%s\t%u\t%d\t%.6f\t%.6f\n", lv.name, preset,
+                 pnames[L.s.partition], lsize, L.ntx * L.ntz, best_o, best_d);
         fflush(stdout);
         sum_nd += best_r - rs.t[4];
         sum_o += best_o; sum_r += best_r; sum_d += best_d; sum_ao += ao; sum_ar += ar;
@@ -573,7 +669,7 @@ int main(int argc, char **argv) {
         op_pipeline_result_free(&keep);
         op_trimesh_free(&L.m);
       }
-  if (ours_only > 0) return 0;
+  if (ours_only > 0 || recast_only > 0) return 0;
   printf("| all | | | | | | %ld | %ld | %.1f | %.1f | %+.2f%% | %.1f | %.1f | %.2f | %.2f | %.1f | "
          "%.2f |\n",
          sum_po, sum_pr, sum_ao, sum_ar, sum_ar > 0 ? 100.0 * (sum_ao - sum_ar) / sum_ar : 0.0,

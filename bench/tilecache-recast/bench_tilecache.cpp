@@ -19,7 +19,13 @@
 // the queue is empty. One sweep = the 16 obstacles in order, one cycle each. The run is
 // --warmup sweeps (default 5, untimed) then --reps sweeps (default 30), each timed cycle
 // by cycle, ours and Detour interleaved sweep by sweep, single thread. Reported: the
-// median time per cycle (over reps x 16 cycles), the mean, and ours / Detour.
+// median time per cycle (over reps x 16 cycles), the mean, and ours / Detour; then the tail
+// (issue 16 item 3): p50, p90, p99 and max per cycle (nearest rank) of the wall clock and of
+// the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, which stops while the thread waits for a
+// core: on a loaded machine the wall tail is preemption, the CPU tail is work), of the
+// instructions where perf_event_open gives a hardware counter, and which obstacles the
+// cycles above each p90 belong to. Where the kernel gives no counter (most VMs),
+// bench/tilecache-recast/cycle_insns.sh gives the per-cycle instructions under callgrind.
 //
 // Ours: op_pipeline_build_soup_cached, then per cycle op_tilecache_add_obstacle,
 // op_tilecache_update_all, op_tilecache_remove_obstacle, op_tilecache_update_all. The
@@ -44,10 +50,13 @@
 //
 // Build and run: scripts/bench-tilecache.sh [--size B] [--warmup N] [--reps N]
 //   [--radius R] [--seed S] [--no-repair] [--per-obstacle] [--ours-only N] [--detour-only N]
+//   [--skip K]
 // (--per-obstacle: a row per obstacle with its median cycles and the counters of one more
 // sweep.)
 // (--ours-only / --detour-only N: N untimed sweeps of one side only, for perf or
-// callgrind; the cycles run inside bench_cycle_ours / bench_cycle_detour.)
+// callgrind; the cycles run inside bench_cycle_ours / bench_cycle_detour. --skip K runs K
+// sweeps first and then, under callgrind, zeroes its counters: the build and the K sweeps,
+// which build the span graphs the repair keeps, are not counted.)
 // Compiled with BENCH_TC_OURS=0 while the cache is not in the library, and with
 // BENCH_TC_DETOUR=0 when librecast-dev is absent (bench/tilecache-recast/CMakeLists.txt).
 #ifndef BENCH_TC_OURS
@@ -66,12 +75,26 @@
 #include <Recast.h>
 #endif
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_ZERO_STATS
+#define CALLGRIND_ZERO_STATS
+#endif
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -87,6 +110,40 @@ static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// This thread's CPU time (seconds): unlike the wall clock it does not run while the thread
+// waits for a core, so on a loaded machine it separates preemption from work.
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// User-space instructions retired by this thread (perf_event_open), when the kernel and
+// the machine give a hardware counter (not in most VMs: then bench-tilecache/cycle_insns.sh
+// gives the same distribution under callgrind). insn_fd < 0: not available.
+static int insn_fd = -1;
+static const char *insn_why = "not tried";
+static void insn_open(void) {
+#ifdef __linux__
+  struct perf_event_attr a;
+  memset(&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_HARDWARE;
+  a.config = PERF_COUNT_HW_INSTRUCTIONS;
+  a.exclude_kernel = 1;
+  a.exclude_hv = 1;
+  insn_fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+  insn_why = insn_fd < 0 ? strerror(errno) : "";
+#else
+  insn_why = "not Linux";
+#endif
+}
+static uint64_t insn_now(void) {
+  uint64_t v = 0;
+  if (insn_fd >= 0 && read(insn_fd, &v, sizeof v) != (ssize_t)sizeof v) v = 0;
+  return v;
 }
 
 static void die(const char *what, const op_error &e) {
@@ -157,7 +214,23 @@ static std::vector<Cyl> make_obstacles(uint32_t B, uint64_t seed, int n, double 
 }
 
 struct Times {
-  std::vector<double> cycles;  // seconds, one per measured cycle
+  std::vector<double> cycles;  // wall seconds, one per measured cycle
+  std::vector<double> cpu;     // this thread's CPU seconds, the same cycles
+  std::vector<double> insns;   // user-space instructions, the same cycles (when available)
+  double t0, c0;
+  uint64_t i0;
+  void start() {
+    i0 = insn_now();
+    c0 = cpu_now();
+    t0 = now();
+  }
+  void stop() {
+    double t1 = now(), c1 = cpu_now();
+    uint64_t i1 = insn_now();
+    cycles.push_back(t1 - t0);
+    cpu.push_back(c1 - c0);
+    if (insn_fd >= 0) insns.push_back((double)(i1 - i0));
+  }
 };
 
 static double median(std::vector<double> v) {
@@ -186,6 +259,15 @@ static double obstacle_medians_mean(const std::vector<double> &c, int n) {
     s += median(v);
   }
   return n ? s / n : 0;
+}
+// The q-quantile by nearest rank: the smallest sample with at least q of the samples at or
+// below it (q = 1: the maximum). p50 is thus the lower middle, where median() averages the
+// two middle samples.
+static double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t r = (size_t)ceil(q * (double)v.size());
+  return v[r ? r - 1 : 0];
 }
 static double min_of(const std::vector<double> &v) {
   double m = v.empty() ? 0 : v[0];
@@ -265,9 +347,9 @@ __attribute__((noinline)) void bench_cycle_ours(op_tilecache *c, const op_obstac
 
 static void ours_sweep(Ours &O, const std::vector<op_obstacle> &obs, Times *t) {
   for (const op_obstacle &o : obs) {
-    double t0 = now();
+    if (t) t->start();
     bench_cycle_ours(O.cache, &o);
-    if (t) t->cycles.push_back(now() - t0);
+    if (t) t->stop();
   }
 }
 
@@ -510,9 +592,9 @@ struct DtObs {
 
 static void detour_sweep(Detour &D, const std::vector<DtObs> &obs, Times *t) {
   for (const DtObs &o : obs) {
-    double t0 = now();
+    if (t) t->start();
     bench_cycle_detour(D, o.pos, o.r, o.h);
-    if (t) t->cycles.push_back(now() - t0);
+    if (t) t->stop();
   }
 }
 
@@ -576,7 +658,7 @@ static void detour_free(Detour &D) {
 
 int main(int argc, char **argv) {
   uint32_t size = 4;
-  int warmup = 5, reps = 30, ours_only = 0, detour_only = 0, nobs = 16;
+  int warmup = 5, reps = 30, ours_only = 0, detour_only = 0, nobs = 16, skip = 0;
   double radius = 1.5, height = 3.0;
   uint64_t seed = 1;
   bool repair = true, per_obstacle = false;
@@ -592,10 +674,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--per-obstacle")) per_obstacle = true;
     else if (!strcmp(argv[a], "--ours-only") && a + 1 < argc) ours_only = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--detour-only") && a + 1 < argc) detour_only = atoi(argv[++a]);
+    else if (!strcmp(argv[a], "--skip") && a + 1 < argc) skip = atoi(argv[++a]);
     else {
       fprintf(stderr, "usage: bench_tilecache [--size B] [--warmup N] [--reps N] [--radius R] "
                       "[--seed S] [--preset P] [--no-repair] [--per-obstacle] "
-                      "[--ours-only N] [--detour-only N]\n");
+                      "[--ours-only N] [--detour-only N] [--skip N]\n");
       return 2;
     }
   }
@@ -658,6 +741,8 @@ int main(int argc, char **argv) {
   // Profiler modes: one side only, untimed.
 #if BENCH_TC_OURS
   if (ours_only) {
+    for (int r = 0; r < skip; r++) ours_sweep(O, ours_obs, NULL);
+    if (skip) CALLGRIND_ZERO_STATS;  // under callgrind: the build and the --skip sweeps not counted
     for (int r = 0; r < ours_only; r++) ours_sweep(O, ours_obs, NULL);
     ours_free(O);
     op_trimesh_free(&L.m);
@@ -666,6 +751,8 @@ int main(int argc, char **argv) {
 #endif
 #if BENCH_TC_DETOUR
   if (detour_only) {
+    for (int r = 0; r < skip; r++) detour_sweep(D, dt_obs, NULL);
+    if (skip) CALLGRIND_ZERO_STATS;
     for (int r = 0; r < detour_only; r++) detour_sweep(D, dt_obs, NULL);
     detour_free(D);
     op_trimesh_free(&L.m);
@@ -700,6 +787,7 @@ int main(int argc, char **argv) {
   }
 
   Times to, td;
+  insn_open();
 #if BENCH_TC_DETOUR
   D.comp.count_cells = true;  // the first warm-up sweep counts Detour's cells (untimed)
   uint64_t dec0 = D.comp.decompressions;
@@ -808,6 +896,63 @@ int main(int argc, char **argv) {
          min_of(sweeps(to.cycles, nobs)) / min_of(sweeps(td.cycles, nobs)),
          mean(to.cycles) / mean(td.cycles));
 #endif
+  // The tail: per-cycle quantiles of the wall clock, of this thread's CPU time (which does
+  // not run while the thread waits for a core) and, where the machine counts them, of the
+  // instructions; then which obstacles the cycles above each p90 belong to (one obstacle
+  // again and again: its work; spread over all: the machine).
+  printf("\nPER-CYCLE DISTRIBUTION (%d measured cycles each; pNN by nearest rank; instructions "
+         "%s%s)\n",
+         (int)ncycles, insn_fd >= 0 ? "from perf_event_open" : "not counted here: ",
+         insn_fd >= 0 ? "" : insn_why);
+  printf("| builder | measure | p50 | p90 | p99 | max | mean | mean / p50 |\n");
+  printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
+  struct Row {
+    const char *who, *what;
+    const std::vector<double> *v;
+    double scale;
+  };
+  std::vector<Row> rows;
+#if BENCH_TC_OURS
+  rows.push_back({"ours", "wall us", &to.cycles, 1e6});
+  rows.push_back({"ours", "CPU us", &to.cpu, 1e6});
+  if (!to.insns.empty()) rows.push_back({"ours", "k instructions", &to.insns, 1e-3});
+#endif
+#if BENCH_TC_DETOUR
+  rows.push_back({"DetourTileCache", "wall us", &td.cycles, 1e6});
+  rows.push_back({"DetourTileCache", "CPU us", &td.cpu, 1e6});
+  if (!td.insns.empty()) rows.push_back({"DetourTileCache", "k instructions", &td.insns, 1e-3});
+#endif
+  for (const Row &r : rows) {
+    double p50 = quantile(*r.v, 0.5);
+    printf("| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", r.who, r.what,
+           r.scale * p50, r.scale * quantile(*r.v, 0.9), r.scale * quantile(*r.v, 0.99),
+           r.scale * quantile(*r.v, 1.0), r.scale * mean(*r.v),
+           p50 > 0 ? mean(*r.v) / p50 : 0.0);
+  }
+#if BENCH_TC_OURS && BENCH_TC_DETOUR
+  printf("ratio ours / Detour by quantile: wall p50 %.2f p90 %.2f p99 %.2f max %.2f; "
+         "CPU p50 %.2f p90 %.2f p99 %.2f max %.2f\n",
+         quantile(to.cycles, 0.5) / quantile(td.cycles, 0.5),
+         quantile(to.cycles, 0.9) / quantile(td.cycles, 0.9),
+         quantile(to.cycles, 0.99) / quantile(td.cycles, 0.99),
+         quantile(to.cycles, 1.0) / quantile(td.cycles, 1.0),
+         quantile(to.cpu, 0.5) / quantile(td.cpu, 0.5), quantile(to.cpu, 0.9) / quantile(td.cpu, 0.9),
+         quantile(to.cpu, 0.99) / quantile(td.cpu, 0.99),
+         quantile(to.cpu, 1.0) / quantile(td.cpu, 1.0));
+#endif
+  for (const Row &r : rows) {
+    double p90 = quantile(*r.v, 0.9);
+    std::vector<int> by(nobs, 0);
+    int above = 0;
+    for (size_t i = 0; i < r.v->size(); i++)
+      if ((*r.v)[i] > p90) by[i % (size_t)nobs]++, above++;
+    printf("%s, %s above p90 (%.1f): %d cycles; by obstacle k:", r.who, r.what, r.scale * p90,
+           above);
+    for (int k = 0; k < nobs; k++)
+      if (by[(size_t)k]) printf(" %d:%d", k, by[(size_t)k]);
+    printf("\n");
+  }
+
   if (per_obstacle) {
     // One more untimed sweep per builder, obstacle by obstacle, with the counters of each
     // cycle; times are the medians of the measured sweeps.

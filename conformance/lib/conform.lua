@@ -4,7 +4,8 @@
 -- A scenario file returns { title = ..., clauses = { ... }, run = function(t) ... end }.
 -- M.list finds them, M.run runs one against the current transport and returns
 --   { failures = {text...}, checkpoints = {{name, kind, length, hash, parts}...},
---     errors_checked = n, calls = n, trace = {json lines} (when asked) }.
+--     errors_checked = n, calls = n, ops = {sorted op names the scenario needs, CONF-054},
+--     trace = {json lines} (when asked) }.
 
 local opc = require "opc"
 local lfs = require "lfs"
@@ -189,6 +190,25 @@ local function follow(v, path)
   return v
 end
 
+-- CONF-054: the op a request needs is its op name when the request passes the envelope
+-- checks 1 .. 5 of CONF-024 and the name is an op of the reference (its hello's list).
+-- `req` is the decoded request (nil when it is not JSON).
+local function envelope_op(req)
+  if type(req) ~= "table" or is_array(req) then return nil end
+  for k in pairs(req) do
+    if k ~= "id" and k ~= "op" and k ~= "args" then return nil end
+  end
+  local id = req.id
+  if math.type(id) ~= "integer" or id < 0 or id > 9007199254740991 then return nil end
+  if type(req.op) ~= "string" then return nil end
+  if req.args ~= nil and (type(req.args) ~= "table" or is_array(req.args)) then return nil end
+  return req.op
+end
+
+local function note_op(t, op)
+  if op and t._ref_ops[op] then t._res.ops[op] = true end
+end
+
 -- Sends one line; compares with the shadow reference when there is one (CONF-082).
 local function send(t, line, op, any_ok, label)
   local okx, a_text, s_text = pcall(opc.exchange, line)
@@ -207,6 +227,8 @@ local function send(t, line, op, any_ok, label)
         .. "  port:      %s\n  reference: %s", label, diff, short(line), short(a_text), short(s_text)))
     end
   end
+  if op == nil then op = envelope_op(opc.json_decode(line)) end
+  note_op(t, op)
   return a, a_text, s, s_text
 end
 
@@ -303,7 +325,9 @@ function T:raw(line, want)
   return a
 end
 
-function T:checkpoint(name, kind, hex)
+-- layout (CONF-200, table checkpoints only, optional) names the byte layout a mismatch is
+-- explained by; it is not recorded in the golden file and changes no hash.
+function T:checkpoint(name, kind, hex, layout)
   -- CONF-064: printable ASCII, no leading or trailing space, 1..80 bytes
   if type(name) ~= "string" or #name == 0 or #name > 80 or name:match("[^\32-\126]")
       or name:match("^ ") or name:match(" $") then
@@ -311,7 +335,8 @@ function T:checkpoint(name, kind, hex)
   end
   if not KINDS[kind] then error("checkpoint kind must be tile, mesh, snapshot or table", 2) end
   if type(hex) ~= "string" then error("checkpoint bytes must be hex text", 2) end
-  local info, err = opc.artifact(kind, hex)
+  if layout ~= nil and type(layout) ~= "string" then error("a checkpoint layout is a string", 2) end
+  local info, err = opc.artifact(kind, hex, layout)
   if not info then
     failure(self, string.format("checkpoint %s: %s", name, err))
     return nil
@@ -324,7 +349,7 @@ function T:checkpoint(name, kind, hex)
     local ref = follow(self._shadow[loc.id].ok, loc.path)
     if type(ref) == "string" and ref ~= hex then
       failure(self, string.format("checkpoint %s (%s) differs from the reference: %s", name, kind,
-        opc.diff(kind, ref, hex)))
+        opc.diff(kind, ref, hex, layout, name)))
     end
   end
   if self._trace then
@@ -352,24 +377,33 @@ T.null = opc.null
 -- ------------------------------------------------------------------ running
 
 function M.run(path, name, opts)
-  local res = { failures = {}, checkpoints = {}, errors_checked = 0, calls = 0 }
+  local res = { failures = {}, checkpoints = {}, errors_checked = 0, calls = 0, ops = {} }
   local ok, scn = pcall(M.load, path)
   if not ok then
     res.failures[1] = "cannot load the scenario: " .. tostring(scn)
     return res
   end
   local t = setmetatable({ _res = res, _id = 0, _raw = 0, _answers = {}, _shadow = {}, _where = {},
-    _trace = opts.trace and {} or nil, name = name }, T)
+    _trace = opts.trace and {} or nil, name = name, _ref_ops = {} }, T)
+  for op in (opts.ref_ops or ""):gmatch("%S+") do t._ref_ops[op] = true end
   if t._trace then
     res.trace = t._trace
-    t._trace[1] = opc.json_encode({ trace = "onepath-trace/0", scenario = name, title = scn.title,
-      clauses = array({ table.unpack(scn.clauses) }) })
+    t._trace[1] = false -- the header, written once the ops are known (CONF-081)
   end
   local okr, err = xpcall(scn.run, function(e)
     if getmetatable(e) == STOP then return e.msg end
     return debug.traceback(tostring(e), 2)
   end, t)
   if not okr then failure(t, "scenario stopped: " .. tostring(err)) end
+  -- CONF-054: the ops the scenario needs, sorted by byte value
+  local ops = {}
+  for op in pairs(res.ops) do ops[#ops + 1] = op end
+  table.sort(ops)
+  res.ops = ops
+  if t._trace then
+    t._trace[1] = opc.json_encode({ trace = "onepath-trace/1", scenario = name, title = scn.title,
+      clauses = array({ table.unpack(scn.clauses) }), ops = array({ table.unpack(ops) }) })
+  end
   return res
 end
 

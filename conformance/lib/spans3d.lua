@@ -13,12 +13,12 @@ end
 
 function M.checkpoint_tiles(t, name, h)
   local pieces = { h:sub(1, 40) }
-  t:checkpoint(name .. "-header", "table", pieces[1])
+  t:checkpoint(name .. "-header", "table", pieces[1], "spans-header")
   local off = 20
   for _ = 1, u32(h, 16) do
     local tx, tz, len = u32(h, off), u32(h, off + 4), u32(h, off + 8)
     local piece = h:sub(2 * off + 1, 2 * (off + 12 + len))
-    t:checkpoint(string.format("%s-tile-%d-%d", name, tx, tz), "table", piece)
+    t:checkpoint(string.format("%s-tile-%d-%d", name, tx, tz), "table", piece, "spans-tile")
     pieces[#pieces + 1] = piece
     off = off + 12 + len
   end

@@ -488,7 +488,7 @@ local function history(t, level, s, repair, record, checks)
       { "tilecache.chunk", { preset = "Humanoid", level = L, chunk_size = -1, repair = bad },
         { kind = "out_of_range", field = "chunk_size", value = "-1" } },
       { "tilecache.soup", { preset = "Humanoid", partition = "x", level = L, repair = bad },
-        { kind = "argument", field = "partition", value = "" } },
+        { kind = "argument", field = "partition", value = "x" } },
       { "tilecache.soup", { preset = "Humanoid", level = L, repair = bad },
         { kind = "argument", field = "repair", value = "" } },
     })

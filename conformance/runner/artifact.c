@@ -1,7 +1,7 @@
 /*
 ** artifact.c -- checkpoint artifacts: XXH3-64 (seed 0) of the bytes and of each part
 ** (spec/conformance.md CONF-060 .. CONF-063), and the first difference between two
-** artifacts named by part and field through the walkers of port/artifact.h.
+** artifacts named by element and field through the typed walkers of walk.h (walk_*.c).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 
 #include "artifact.h"
 #include "conform.h"
+#include "walk.h"
 
 typedef struct collect {
   opc_part *v;
@@ -34,12 +35,11 @@ static void collect_cb(void *ud, const char *name, size_t off, size_t len) {
   p->hash = 0;
 }
 
-/* Walks p with the walker of `kind`: parts for mesh/snapshot, fields for tile. */
-static int walk(const char *kind, int fields, const uint8_t *p, size_t n, collect *c) {
+/* The parts of a mesh or snapshot (CONF-062, port/artifact.h); none for tile and table. */
+static int walk(const char *kind, const uint8_t *p, size_t n, collect *c) {
   memset(c, 0, sizeof *c);
-  if (strcmp(kind, "mesh") == 0 && !fields) return opa_mesh_parts(p, n, collect_cb, c);
-  if (strcmp(kind, "snapshot") == 0 && !fields) return opa_snapshot_parts(p, n, collect_cb, c);
-  if (strcmp(kind, "tile") == 0 && fields) return opa_tile_fields(p, n, collect_cb, c);
+  if (strcmp(kind, "mesh") == 0) return opa_mesh_parts(p, n, collect_cb, c);
+  if (strcmp(kind, "snapshot") == 0) return opa_snapshot_parts(p, n, collect_cb, c);
   return 0;
 }
 
@@ -59,7 +59,7 @@ int opc_artifact(const char *kind, const uint8_t *p, size_t n, opc_art *out, cha
   out->len = n;
   out->hash = XXH3_64bits(p, n);
   collect c;
-  walk(kind, 0, p, n, &c); /* a malformed tail only ends the part list */
+  walk(kind, p, n, &c); /* a malformed tail only ends the part list */
   if (c.n > OPC_MAX_PARTS) c.n = OPC_MAX_PARTS;
   size_t k = 0;
   for (size_t i = 0; i < c.n; i++) {
@@ -77,100 +77,31 @@ void opc_art_free(opc_art *a) {
   memset(a, 0, sizeof *a);
 }
 
-static size_t first_byte_diff(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
-  size_t n = an < bn ? an : bn, i = 0;
-  while (i < n && a[i] == b[i]) i++;
-  return i;
+/* CONF-200, CONF-201, CONF-202: the layout that names the fields of a difference: the one
+** a table checkpoint gives, the kind's own for tile, mesh and snapshot, else the layout
+** whose magic a table's reference bytes carry (NULL: bytes only). */
+const char *opc_layout_of(const char *kind, const char *layout, const uint8_t *ref, size_t rn) {
+  if (layout && layout[0]) return layout;
+  if (!strcmp(kind, "tile") || !strcmp(kind, "mesh") || !strcmp(kind, "snapshot")) return kind;
+  return opw_detect(ref, rn);
 }
 
-/* Fields of two tile serializations; names the first field that differs. */
-static void tile_difference(const uint8_t *e, size_t en, const uint8_t *a, size_t an, char *out,
-                            size_t outlen, const char *where) {
-  collect ce, ca;
-  walk("tile", 1, e, en, &ce);
-  walk("tile", 1, a, an, &ca);
-  size_t n = ce.n < ca.n ? ce.n : ca.n;
-  int done = 0;
-  for (size_t i = 0; i < n && !done; i++) {
-    opc_part *fe = &ce.v[i], *fa = &ca.v[i];
-    int bad_e = fe->off > en || fe->len > en - fe->off;
-    int bad_a = fa->off > an || fa->len > an - fa->off;
-    if (bad_e || bad_a) break;
-    if (strcmp(fe->name, fa->name) != 0) {
-      snprintf(out, outlen, "%sfield %zu is \"%s\" in the port but \"%s\" in the reference", where, i,
-               fa->name, fe->name);
-      done = 1;
-    } else if (fe->len != fa->len || memcmp(e + fe->off, a + fa->off, fe->len) != 0) {
-      char he[40] = "", ha[40] = "";
-      for (size_t k = 0; k < fe->len && k < 8; k++) sprintf(he + 2 * k, "%02x", e[fe->off + k]);
-      for (size_t k = 0; k < fa->len && k < 8; k++) sprintf(ha + 2 * k, "%02x", a[fa->off + k]);
-      snprintf(out, outlen, "%sfirst differing field %s (byte %zu of the tile): port %s, reference %s", where,
-               fe->name, fe->off, ha, he);
-      done = 1;
-    }
-  }
-  if (!done) {
-    size_t b = first_byte_diff(e, en, a, an);
-    snprintf(out, outlen, "%sfirst differing byte %zu (lengths: port %zu, reference %zu)", where, b,
-             an, en);
-  }
-  free(ce.v);
-  free(ca.v);
+int opc_difference(const char *kind, const char *layout, const uint8_t *exp, size_t elen,
+                   const uint8_t *act, size_t alen, const char *lexp, const char *lact, char *out,
+                   size_t outlen) {
+  const char *l = opc_layout_of(kind, layout, exp, elen);
+  char body[900];
+  int rc = opw_difference(l, exp, elen, act, alen, lexp, lact, body, sizeof body);
+  if (rc == 0 || !l || (!strcmp(kind, l) && !(layout && layout[0])))
+    snprintf(out, outlen, "%s", body);
+  else
+    snprintf(out, outlen, "%s layout%s: %s", l, layout && layout[0] ? "" : " (by its magic)", body);
+  return rc;
 }
 
 void opc_first_difference(const char *kind, const uint8_t *exp, size_t elen, const uint8_t *act,
                           size_t alen, char *out, size_t outlen) {
-  if (elen == alen && memcmp(exp, act, elen) == 0) {
-    snprintf(out, outlen, "no difference");
-    return;
-  }
-  if (strcmp(kind, "tile") == 0) {
-    tile_difference(exp, elen, act, alen, out, outlen, "");
-    return;
-  }
-  if (strcmp(kind, "mesh") && strcmp(kind, "snapshot")) {
-    snprintf(out, outlen, "first differing byte %zu (lengths: port %zu, reference %zu)",
-             first_byte_diff(exp, elen, act, alen), alen, elen);
-    return;
-  }
-  collect ce, ca;
-  walk(kind, 0, exp, elen, &ce);
-  walk(kind, 0, act, alen, &ca);
-  size_t n = ce.n < ca.n ? ce.n : ca.n;
-  int done = 0;
-  for (size_t i = 0; i < n && !done; i++) {
-    opc_part *pe = &ce.v[i], *pa = &ca.v[i];
-    if (pe->off > elen || pe->len > elen - pe->off || pa->off > alen || pa->len > alen - pa->off)
-      break;
-    if (strcmp(pe->name, pa->name) != 0) {
-      snprintf(out, outlen, "part %zu is \"%s\" in the port but \"%s\" in the reference", i,
-               pa->name, pe->name);
-      done = 1;
-    } else if (pe->len != pa->len || memcmp(exp + pe->off, act + pa->off, pe->len) != 0) {
-      char where[160];
-      snprintf(where, sizeof where, "part \"%s\": ", pe->name);
-      if (strncmp(pe->name, "tile ", 5) == 0) {
-        size_t se = opa_tile_record_skip(exp + pe->off, pe->len);
-        size_t sa = opa_tile_record_skip(act + pa->off, pa->len);
-        if (se <= pe->len && sa <= pa->len) {
-          tile_difference(exp + pe->off + se, pe->len - se, act + pa->off + sa, pa->len - sa, out,
-                          outlen, where);
-          done = 1;
-        }
-      }
-      if (!done) {
-        snprintf(out, outlen, "%sfirst differing byte %zu of the part (part lengths: port %zu, "
-                 "reference %zu)", where,
-                 first_byte_diff(exp + pe->off, pe->len, act + pa->off, pa->len), pa->len, pe->len);
-        done = 1;
-      }
-    }
-  }
-  if (!done)
-    snprintf(out, outlen, "first differing byte %zu (lengths: port %zu, reference %zu; %zu/%zu parts "
-             "named)", first_byte_diff(exp, elen, act, alen), alen, elen, ca.n, ce.n);
-  free(ce.v);
-  free(ca.v);
+  opc_difference(kind, NULL, exp, elen, act, alen, "reference", "port", out, outlen);
 }
 
 static int hexdig(char c) {
@@ -191,4 +122,114 @@ int opc_unhex(const char *hex, size_t hlen, uint8_t **out, size_t *len) {
   *out = b;
   *len = hlen / 2;
   return 0;
+}
+
+/* ------------------------------------------------------------ op-conform diff (CONF-204) */
+
+/* CONF-204: a file's bytes: lower-case hex text (whitespace anywhere is ignored) when every
+** other byte is a hex digit 0-9a-f (an odd count of them is an error), else the file's raw
+** bytes (an empty file: no bytes). */
+static int read_artifact(const char *path, uint8_t **out, size_t *len, const char **form) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return -1;
+  uint8_t *b = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (cap - n < 65536) {
+      size_t nc = cap ? cap * 2 : 1 << 20;
+      uint8_t *nb = realloc(b, nc);
+      if (!nb) { free(b); fclose(f); return -1; }
+      b = nb, cap = nc;
+    }
+    size_t k = fread(b + n, 1, cap - n, f);
+    n += k;
+    if (!k) break;
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (err) { free(b); return -1; }
+  size_t h = 0, hex = 1;
+  for (size_t i = 0; i < n && hex; i++) {
+    uint8_t c = b[i];
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (hexdig((char)c) < 0) hex = 0;
+    else h++;
+  }
+  if (hex && n && h % 2) { /* CONF-204: odd-length hex text is an error */
+    free(b);
+    return -1;
+  }
+  if (hex && n) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+      if (hexdig((char)b[i]) >= 0) b[k++] = b[i];
+    uint8_t *bytes;
+    size_t blen;
+    if (opc_unhex((const char *)b, k, &bytes, &blen)) { free(b); return -1; }
+    free(b);
+    *out = bytes, *len = blen, *form = "hex";
+    return 0;
+  }
+  *out = b, *len = n, *form = "binary";
+  return 0;
+}
+
+int opc_diff_main(int argc, char **argv) {
+  const char *files[2] = {NULL, NULL}, *kind = NULL, *layout = NULL, *svg = NULL;
+  int nf = 0;
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--kind") && i + 1 < argc) kind = argv[++i];
+    else if (!strcmp(argv[i], "--layout") && i + 1 < argc) layout = argv[++i];
+    else if (!strcmp(argv[i], "--svg") && i + 1 < argc) svg = argv[++i];
+    else if (argv[i][0] != '-' && nf < 2) files[nf++] = argv[i];
+    else nf = 3;
+  }
+  if (nf != 2) {
+    fprintf(stderr, "usage: op-conform diff A B [--kind tile|mesh|snapshot|table] [--layout L] [--svg FILE]\n"
+                    "  A and B are artifact files, lower-case hex text or raw bytes; A is read as the\n"
+                    "  reference. Exit status: 0 equal, 1 different, 2 error.\n");
+    return 2;
+  }
+  if (kind && strcmp(kind, "tile") && strcmp(kind, "mesh") && strcmp(kind, "snapshot") && strcmp(kind, "table")) {
+    fprintf(stderr, "op-conform diff: unknown kind \"%s\" (tile, mesh, snapshot, table)\n", kind);
+    return 2;
+  }
+  if (layout && !opw_layout_known(layout)) {
+    fprintf(stderr, "op-conform diff: unknown layout \"%s\" (", layout);
+    for (int i = 0; opw_layout_names[i]; i++) fprintf(stderr, "%s%s", i ? ", " : "", opw_layout_names[i]);
+    fprintf(stderr, ")\n");
+    return 2;
+  }
+  uint8_t *b[2] = {NULL, NULL};
+  size_t n[2] = {0, 0};
+  const char *form[2] = {"", ""};
+  for (int i = 0; i < 2; i++)
+    if (read_artifact(files[i], &b[i], &n[i], &form[i])) {
+      fprintf(stderr, "op-conform diff: cannot read %s (or odd-length hex text)\n", files[i]);
+      free(b[0]);
+      return 2;
+    }
+  if (!kind) {
+    const char *d = opw_detect(b[0], n[0]);
+    kind = d && (!strcmp(d, "tile") || !strcmp(d, "mesh") || !strcmp(d, "snapshot")) ? d : "table";
+  }
+  if (layout && strcmp(kind, "table") && strcmp(layout, kind)) layout = NULL; /* the kind's own */
+  const char *l = opc_layout_of(kind, layout, b[0], n[0]);
+  printf("A %s: %zu bytes (%s), B %s: %zu bytes (%s); kind %s, layout %s\n", files[0], n[0], form[0],
+         files[1], n[1], form[1], kind, l ? l : "none (bytes only)");
+  char out[1200];
+  int rc = opc_difference(kind, layout, b[0], n[0], b[1], n[1], "A", "B", out, sizeof out);
+  if (rc == 0) printf("equal: XXH3-64 %016llx\n", (unsigned long long)XXH3_64bits(b[0], n[0]));
+  else printf("%s\n", out);
+  if (rc && svg) {
+    char msg[300];
+    if (opc_svg_write(svg, "op-conform diff: A (blue) is drawn as the reference, B (red) as the port", l,
+                      b[0], n[0], b[1], n[1], msg, sizeof msg))
+      printf("no picture: %s\n", msg);
+    else
+      printf("picture: %s\n", svg);
+  }
+  free(b[0]);
+  free(b[1]);
+  return rc ? 1 : 0;
 }

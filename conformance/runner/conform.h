@@ -22,6 +22,20 @@
 
 typedef struct transport transport;
 
+/* A list of malloc'd names (op names, scenario names). */
+typedef struct name_list {
+  char **v;
+  size_t n;
+} name_list;
+int names_has(const name_list *l, const char *name);
+/* Appends a copy of name; 0 or -1 (out of memory). */
+int names_add(name_list *l, const char *name);
+void names_free(name_list *l);
+
+/* CONF-050: asks a session for hello's ops and protocol. 0, or -1 with msg when the answer
+** is not an ok answer with a list of strings. */
+int tr_hello_ops(transport *t, name_list *ops, char *protocol, size_t plen, char *msg,
+                 size_t msglen);
 /* An in-process reference session (opd_execute). */
 transport *tr_open_inproc(void);
 /* Spawns exe (no shell) and talks to it over pipes. NULL with msg on failure. */
@@ -59,8 +73,26 @@ void opc_art_free(opc_art *a);
 ** sentence into out. */
 void opc_first_difference(const char *kind, const uint8_t *exp, size_t elen, const uint8_t *act,
                           size_t alen, char *out, size_t outlen);
+/* The same with an explicit layout (CONF-200; NULL or "" for none) and the labels of the
+** two sides; 0 equal, 1 a field named, 2 a byte only (walk.h opw_difference). */
+int opc_difference(const char *kind, const char *layout, const uint8_t *exp, size_t elen,
+                   const uint8_t *act, size_t alen, const char *lexp, const char *lact, char *out,
+                   size_t outlen);
+/* The layout that names a difference's fields (CONF-202), or NULL. */
+const char *opc_layout_of(const char *kind, const char *layout, const uint8_t *ref, size_t rn);
+/* `op-conform diff A B [--kind K] [--layout L]` (CONF-204): 0 equal, 1 different, 2 error. */
+int opc_diff_main(int argc, char **argv);
 /* hex text -> bytes (malloc'd); -1 if not lower-case hex of even length. */
 int opc_unhex(const char *hex, size_t hlen, uint8_t **out, size_t *len);
+
+/* ------------------------------------------------------------ svg.c */
+
+struct runner;
+/* run --svg DIR (CONF-205): writes DIR/<scenario>/<checkpoint>.svg of a differing checkpoint
+** and appends "; picture: PATH" (or why there is none) to the sentence in out. */
+void opc_svg_checkpoint(struct runner *r, const char *cp, const char *kind, const char *layout,
+                        const uint8_t *ref, size_t rn, const uint8_t *port, size_t pn, char *out,
+                        size_t outlen);
 
 /* ------------------------------------------------------------ golden.c */
 
@@ -99,7 +131,14 @@ typedef struct scen_result {
   size_t calls;
   double ms;
   char *details;     /* malloc'd failure text, lines separated by '\n', or NULL */
+  char *ops;         /* CONF-054: the ops it needs, sorted, one space between (malloc'd) */
+  char *needs;       /* CONF-055: skipped: the needed ops the port lacks, ", " between */
+  int expected;      /* CONF-057: named in the expected-failures file */
 } scen_result;
+
+/* CONF-056, CONF-057: the verdict of one scenario. */
+enum { V_PASS, V_FAIL, V_SKIP, V_XFAIL, V_XPASS };
+int scen_verdict(const scen_result *res);
 
 typedef struct report {
   scen_result *r;
@@ -107,7 +146,7 @@ typedef struct report {
   int quiet;
 } report;
 
-void report_add(report *rep, scen_result *res); /* takes res->details */
+void report_add(report *rep, scen_result *res); /* takes res->details, ops, needs */
 /* Prints the scenario line (and details on failure) as it is added. */
 void report_print_line(const report *rep, const scen_result *res);
 /* Summary and the final "N passed, N failed" line; returns the number failed. */
@@ -130,6 +169,10 @@ typedef struct runner {
   transport *primary;   /* the implementation under test */
   transport *shadow;    /* in-process reference when primary is a port, else NULL */
   int trace;            /* collect flat trace lines */
+  const char *ref_ops;  /* CONF-054: the reference's ops (hello), one space between */
+  const char *svg_dir;  /* run --svg DIR: pictures of differing artifacts (CONF-205), or NULL */
+  const char *scenario; /* the scenario running (group/name), set by opc_lua_run */
+  int svg_count;        /* pictures written for it (CONF-205: at most 20 a scenario) */
 } runner;
 
 lua_State *opc_lua_open(runner *r, char *msg, size_t msglen);
@@ -149,8 +192,11 @@ int opc_lua_run(lua_State *L, const scen_entry *e, scen_result *res, golden *got
 /* ------------------------------------------------------------ traces.c */
 
 int traces_write(const char *dir, const char *scenario, const char *text);
-/* Replays every DIR/<group>/<name>.jsonl against the port; returns failures. */
-int traces_check(const char *dir, const char *port, const char *filter, report *rep);
+/* Replays every DIR/<group>/<name>.jsonl against the port; returns failures. A trace whose
+** header lists an op missing from port_ops (when port_ops is not NULL) is skipped
+** (CONF-083); a name in `expected` (may be NULL) is an expected failure (CONF-057). */
+int traces_check(const char *dir, const char *port, const char *filter, report *rep,
+                 const name_list *port_ops, const name_list *expected);
 /* Compares an answer with an expectation (trace form); NULL if it matches, else a
 ** malloc'd description. */
 char *answer_mismatch(const opj *expect, const opj *answer);

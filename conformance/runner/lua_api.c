@@ -14,6 +14,7 @@
 #include <lualib.h>
 
 #include "conform.h"
+#include "walk.h"
 
 #define RUNNER_KEY "opc.runner"
 #define ARRAY_MT_KEY "opc.array_mt"
@@ -219,6 +220,14 @@ static int l_artifact(lua_State *L) {
   }
   opc_art a;
   char msg[200];
+  const char *layout = luaL_optstring(L, 3, NULL); /* CONF-200 */
+  if (layout && (strcmp(kind, "table") || !opw_layout_known(layout))) {
+    free(b);
+    lua_pushnil(L);
+    lua_pushfstring(L, strcmp(kind, "table") ? "a layout is given for table checkpoints only"
+                                             : "unknown layout \"%s\" (see CONF-200)", layout);
+    return 2;
+  }
   int rc = opc_artifact(kind, b, n, &a, msg, sizeof msg);
   free(b);
   if (rc) {
@@ -261,8 +270,11 @@ static int l_diff(lua_State *L) {
     lua_pushstring(L, "the artifact is not lower-case hex text");
     return 1;
   }
-  char out[600];
-  opc_first_difference(kind, e, en, a, an, out, sizeof out);
+  char out[1200];
+  const char *layout = luaL_optstring(L, 4, NULL), *cp = luaL_optstring(L, 5, "checkpoint");
+  opc_difference(kind, layout, e, en, a, an, "reference", "port", out, sizeof out);
+  runner *r = get_runner(L);
+  if (r->svg_dir) opc_svg_checkpoint(r, cp, kind, layout, e, en, a, an, out, sizeof out);
   free(e);
   free(a);
   lua_pushstring(L, out);
@@ -462,6 +474,8 @@ static int read_checkpoints(lua_State *L, int res, golden *got) {
 
 int opc_lua_run(lua_State *L, const scen_entry *e, scen_result *res, golden *got, char **trace) {
   runner *r = get_runner(L);
+  r->scenario = e->name; /* for --svg file names (CONF-205) */
+  r->svg_count = 0;
   memset(got, 0, sizeof *got);
   if (trace) *trace = NULL;
   lua_getfield(L, LUA_REGISTRYINDEX, "opc.conform");
@@ -473,6 +487,8 @@ int opc_lua_run(lua_State *L, const scen_entry *e, scen_result *res, golden *got
   lua_setfield(L, -2, "trace");
   lua_pushboolean(L, r->shadow != NULL);
   lua_setfield(L, -2, "shadow");
+  lua_pushstring(L, r->ref_ops ? r->ref_ops : ""); /* CONF-054 */
+  lua_setfield(L, -2, "ref_ops");
   if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
     str_appendf(&res->details, "runner error: %s\n", lua_tostring(L, -1));
     lua_pop(L, 2);
@@ -490,6 +506,14 @@ int opc_lua_run(lua_State *L, const scen_entry *e, scen_result *res, golden *got
   }
   lua_pop(L, 1);
   res->passed = nf == 0;
+  lua_getfield(L, ri, "ops"); /* CONF-054: the ops the scenario needs */
+  size_t nops = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0;
+  for (size_t i = 0; i < nops; i++) {
+    lua_rawgeti(L, -1, (lua_Integer)i + 1);
+    str_appendf(&res->ops, "%s%s", i ? " " : "", lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
   int rc = read_checkpoints(L, ri, got);
   if (trace && r->trace) {
     lua_getfield(L, ri, "trace");

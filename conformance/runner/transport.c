@@ -152,6 +152,65 @@ int tr_exchange(transport *t, const char *req, size_t len, const char **ans, siz
   return 0;
 }
 
+int names_has(const name_list *l, const char *name) {
+  for (size_t i = 0; l && i < l->n; i++)
+    if (strcmp(l->v[i], name) == 0) return 1;
+  return 0;
+}
+
+int names_add(name_list *l, const char *name) {
+  char **nv = realloc(l->v, (l->n + 1) * sizeof *nv);
+  if (!nv) return -1;
+  l->v = nv;
+  l->v[l->n] = NULL;
+  str_appendf(&l->v[l->n], "%s", name);
+  if (!l->v[l->n]) return -1;
+  l->n++;
+  return 0;
+}
+
+void names_free(name_list *l) {
+  for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+  free(l->v);
+  l->v = NULL;
+  l->n = 0;
+}
+
+/* CONF-050: the op list of a server's hello. */
+int tr_hello_ops(transport *t, name_list *ops, char *protocol, size_t plen, char *msg,
+                 size_t msglen) {
+  static const char req[] = "{\"args\":{},\"id\":1,\"op\":\"hello\"}";
+  const char *a;
+  size_t alen;
+  ops->v = NULL;
+  ops->n = 0;
+  if (plen) protocol[0] = '\0';
+  if (tr_exchange(t, req, sizeof req - 1, &a, &alen, msg, msglen)) return -1;
+  opj_doc *d = opj_parse(a, alen, msg, msglen);
+  if (!d) return -1;
+  const opj *ok = opj_get(opj_root(d), "ok");
+  const opj *list = ok ? opj_get(ok, "ops") : NULL, *pr = ok ? opj_get(ok, "protocol") : NULL;
+  int rc = 0;
+  if (!list || list->type != OPJ_ARR) {
+    snprintf(msg, msglen, "hello gave no ops list: %.200s", a);
+    rc = -1;
+  }
+  if (pr && pr->type == OPJ_STR && plen) snprintf(protocol, plen, "%s", pr->str);
+  for (size_t i = 0; !rc && i < list->n; i++) {
+    const opj *e = list->items[i];
+    if (e->type != OPJ_STR) {
+      snprintf(msg, msglen, "hello's ops[%zu] is not a string", i);
+      rc = -1;
+    } else if (names_add(ops, e->str)) {
+      snprintf(msg, msglen, "out of memory");
+      rc = -1;
+    }
+  }
+  if (rc) names_free(ops);
+  opj_free(d);
+  return rc;
+}
+
 void tr_close(transport *t) {
   if (!t) return;
   if (t->s) opd_session_free(t->s);

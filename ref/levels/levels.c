@@ -36,7 +36,16 @@ op_status op_soup_save(const op_soup *s, op_bytes *out, op_error *err) {
 /* LVL-011 */
 op_status op_soup_load(const uint8_t *data, size_t len, op_trimesh *out, op_error *err) {
   if (len < 16) return op_fail_i(err, OP_E_FORMAT, "length", (long long)len, "shorter than the header");
-  if (memcmp(data, "OPTS", 4) != 0) return op_fail(err, OP_E_FORMAT, "magic", "", "not OPTS");
+  if (memcmp(data, "OPTS", 4) != 0) { /* LVL-011: the value is the four bytes read, in hex */
+    static const char dig[] = "0123456789abcdef";
+    char hex[9];
+    for (int k = 0; k < 4; k++) {
+      hex[2 * k] = dig[data[k] >> 4];
+      hex[2 * k + 1] = dig[data[k] & 15];
+    }
+    hex[8] = '\0';
+    return op_fail(err, OP_E_FORMAT, "magic", hex, "not OPTS (4f505453)");
+  }
   uint32_t ver = opc_rd_u32(data + 4), nv = opc_rd_u32(data + 8), nt = opc_rd_u32(data + 12);
   if (ver != 1) return op_fail_i(err, OP_E_FORMAT, "version", ver, "version must be 1");
   if (nv > OP_SOUP_MAX_VERTS) return op_fail_i(err, OP_E_LIMIT, "verts", nv, "at most 2^24 vertices");
@@ -350,7 +359,7 @@ op_status op_level_generate(const char *name, uint64_t seed, uint32_t size,
                             const op_settings *settings, op_trimesh *out, op_error *err) {
   int kind = -1;
   static const char *names[4] = {"terrain", "city", "stairs", "dungeon"};
-  static const uint32_t lo[4] = {1, 1, 1, 10}, hi[4] = {256, 16, 64, 128};
+  static const uint32_t lo[4] = {1, 1, 1, 10}, hi[4] = {1024, 16, 64, 128}; /* LVL-030 .. LVL-060 */
   for (int i = 0; i < 4; i++)
     if (name && strcmp(name, names[i]) == 0) kind = i;
   if (kind < 0)

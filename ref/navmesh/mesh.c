@@ -404,22 +404,26 @@ op_status op_mesh_replace_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, o
 /* ------------------------------------------------------------ references and edits */
 
 /* MESH-010, MESH-016: decode and check a polygon reference; its slot and polygon. */
-op_status opm_resolve(const op_mesh *m, op_ref r, const opm_slot **slot, uint32_t *poly,
-                      op_error *err) {
+/* MESH-016's failure: argument `ref`, its value the reference in 16 hex digits (formatted
+** only here: resolving is on every query's path). */
+static op_status bad_ref(op_error *err, op_ref r, const char *why) {
   char buf[24];
   snprintf(buf, sizeof buf, "%016llx", (unsigned long long)r);
+  return op_fail(err, OP_E_ARGUMENT, "ref", buf, why);
+}
+
+op_status opm_resolve(const op_mesh *m, op_ref r, const opm_slot **slot, uint32_t *poly,
+                      op_error *err) {
   if (!m) return op_fail(err, OP_E_ARGUMENT, "mesh", "NULL", "mesh is required");
   uint32_t gen = (uint32_t)(r >> (OPM_SLOT_BITS + OPM_POLY_BITS));
   uint32_t s = (uint32_t)(r >> OPM_POLY_BITS) & (OPM_MAX_SLOTS - 1u);
   uint32_t p = (uint32_t)r & (OPM_MAX_POLYS - 1u);
-  if (r == 0) return op_fail(err, OP_E_ARGUMENT, "ref", buf, "null reference");
+  if (r == 0) return bad_ref(err, r, "null reference");
   const opm_slot *sl = opm_slot_at(m, s);
-  if (!sl || !sl->occ)
-    return op_fail(err, OP_E_ARGUMENT, "ref", buf, "no tile in the reference's slot");
-  if (sl->gen != gen)
-    return op_fail(err, OP_E_ARGUMENT, "ref", buf, "stale reference (generation differs)");
+  if (!sl || !sl->occ) return bad_ref(err, r, "no tile in the reference's slot");
+  if (sl->gen != gen) return bad_ref(err, r, "stale reference (generation differs)");
   if (p >= sl->occ->view.npolys)
-    return op_fail(err, OP_E_ARGUMENT, "ref", buf, "polygon index beyond the tile's polygons");
+    return bad_ref(err, r, "polygon index beyond the tile's polygons");
   *slot = sl;
   *poly = p;
   return OP_OK;

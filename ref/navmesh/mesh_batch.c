@@ -4,6 +4,9 @@
 ** as one all-or-nothing step (MESH-001), for the tile cache (spec/build3d-runtime.md,
 ** RT-065). It plans the final slots in a copy of the slot array, allocates every tile copy,
 ** polygon state, link array and the tile order (MESH-061), and only then commits.
+** The copy carries a copy of the mesh's tile order, kept current change by change as AddTile
+** and RemoveTile keep the mesh's, so finding a tile is a binary search and the final order
+** needs no sort (a replace-only batch, the tile cache's usual one, leaves it as it was).
 */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,7 +27,7 @@ typedef struct batch {
   uint8_t *redo;           /* per entry of list: the sides to relink (opm_compute_links) */
   op_link **nl;            /* their new links, nc[i] of them */
   uint32_t *nc;
-  opm_tkey *order;         /* the final tile order (MESH-061), made with the links */
+  opm_tkey *order;         /* tmp's tile order (MESH-061), kept by batch_put: the final one */
   uint32_t norder;
   int relinked;            /* batch_links ran: links and order are to be committed */
   opm_alloc al;
@@ -102,6 +105,7 @@ static op_status batch_put(batch *b, opm_change *c, op_error *err) {
   if (!c->tile) { /* MESH-014 where a tile is, else nothing */
     if (f >= 0) {
       batch_remove(b, (uint32_t)f);
+      opm_order_erase(t, c->x, c->z, c->layer); /* MESH-061 */
       c->done = OPM_REMOVED;
     }
     return OP_OK;
@@ -123,6 +127,7 @@ static op_status batch_put(batch *b, opm_change *c, op_error *err) {
   if ((k == t->nslots || t->slots[k].index != s) && !opm_insert_slot(t, k, s, 1))
     return opc_nomem(err, "mesh"); /* not reached: room for every add is reserved */
   t->slots[k].occ = o; /* MESH-011: with the slot's generation */
+  opm_order_insert(t, c->x, c->z, c->layer, s); /* MESH-061; room reserved by opm_batch */
   c->done = OPM_ADDED;
   return OP_OK;
 }
@@ -146,24 +151,40 @@ static opm_col *changed_columns(batch *b, const opm_change *ch, size_t n, uint32
   return cols;
 }
 
+/* plan_relink for the occupied slot at position i of tmp. */
+static void plan_one(batch *b, const opm_col *cols, uint32_t ncol, const int64_t lo[2],
+                     const int64_t hi[2], uint32_t i) {
+  const opm_occ *o = b->tmp.slots[i].occ;
+  if (!o) return;
+  int64_t x = o->view.x, z = o->view.z;
+  unsigned redo = OPM_ALL_SIDES; /* a tile the batch put in: all its links */
+  if (o->nlinks != OPM_FRESH) { /* else the sides facing a changed column */
+    if (x < lo[0] - 1 || x > hi[0] + 1 || z < lo[1] - 1 || z > hi[1] + 1) return;
+    if (!(redo = facing(cols, ncol, x, z))) return;
+  }
+  b->redo[b->nlist] = (uint8_t)redo;
+  b->list[b->nlist++] = i;
+}
+
 /* The positions of tmp to relink and, per entry, the sides to redo (b->list, b->redo):
 ** every tile the batch put in (all sides), and every other tile with a side facing a
-** changed column (those sides). */
+** changed column (those sides). Every such tile lies within one column of the changed
+** columns' box: when that box is at most three columns wide in x, its tiles are found
+** through tmp's order (a run of keys per x), else by a scan of the slots. The list's order
+** does not matter: each entry's links are computed from tmp alone. */
 static void plan_relink(batch *b, const opm_col *cols, uint32_t ncol, const int64_t lo[2],
                         const int64_t hi[2]) {
   const op_mesh *t = &b->tmp;
-  for (uint32_t i = 0; i < t->nslots; i++) {
-    const opm_occ *o = t->slots[i].occ;
-    if (!o) continue;
-    int64_t x = o->view.x, z = o->view.z;
-    unsigned redo = OPM_ALL_SIDES; /* a tile the batch put in: all its links */
-    if (o->nlinks != OPM_FRESH) { /* else the sides facing a changed column */
-      if (x < lo[0] - 1 || x > hi[0] + 1 || z < lo[1] - 1 || z > hi[1] + 1) continue;
-      if (!(redo = facing(cols, ncol, x, z))) continue;
-    }
-    b->redo[b->nlist] = (uint8_t)redo;
-    b->list[b->nlist++] = i;
+  if (ncol == 0) return; /* then no tile the batch put in is left in tmp either */
+  if (hi[0] - lo[0] > 2 || lo[0] - 1 < INT32_MIN || hi[0] + 1 > INT32_MAX) {
+    for (uint32_t i = 0; i < t->nslots; i++) plan_one(b, cols, ncol, lo, hi, i);
+    return;
   }
+  int32_t z0 = lo[1] - 1 < INT32_MIN ? INT32_MIN : (int32_t)(lo[1] - 1);
+  for (int64_t x = lo[0] - 1; x <= hi[0] + 1; x++)
+    for (uint32_t k = opm_order_lower(t, (int32_t)x, z0, INT32_MIN);
+         k < t->norder && t->order[k].x == x && t->order[k].z <= hi[1] + 1; k++)
+      plan_one(b, cols, ncol, lo, hi, opm_lower_slot(t, t->order[k].slot));
 }
 
 /* MESH-024 on tmp: the links of every tile the batch put in and of every tile in a column
@@ -172,7 +193,7 @@ static void plan_relink(batch *b, const opm_col *cols, uint32_t ncol, const int6
 ** final tiles, slots and generations, so computing them once on the final state gives the
 ** sequential route's links; every other tile keeps its own, and a tile next to a changed
 ** column recomputes only the links of its edges facing one (opm_compute_links' mask).
-** Also the final tile order (MESH-061). */
+** The final tile order (MESH-061) is tmp's, kept by batch_put. */
 static op_status batch_links(batch *b, const opm_change *ch, size_t n, op_error *err) {
   const op_mesh *t = &b->tmp;
   uint32_t ncol;
@@ -187,7 +208,7 @@ static op_status batch_links(batch *b, const opm_change *ch, size_t n, op_error 
   b->nl = b->list ? opm_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nl) : NULL;
   b->nc = b->nl ? opm_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nc) : NULL;
   b->redo = b->nc ? opm_malloc(&b->al, (size_t)t->nslots + 1) : NULL;
-  int rc = b->redo ? opm_order_make(t, &b->order, &b->norder, &b->al) : -1;
+  int rc = b->redo ? 0 : -1;
   if (rc == 0) plan_relink(b, cols, ncol, lo, hi);
   for (uint32_t i = 0; rc == 0 && i < b->nlist; i++)
     rc = opm_compute_links(t, b->list[i], b->redo[i], &ci, &b->nl[i], &b->nc[i], &b->al);
@@ -211,7 +232,8 @@ static void batch_commit(op_mesh *m, batch *b) {
   if (b->relinked) { /* MESH-061: the order of the final tiles */
     free(m->order);
     m->order = b->order;
-    m->norder = m->caporder = b->norder;
+    m->norder = t->norder;
+    m->caporder = t->caporder;
     b->order = NULL;
   }
   for (size_t k = 0; k < b->ndrop; k++) opm_occ_free(b->drop[k]); /* MESH-031: edits dropped */
@@ -252,14 +274,24 @@ op_status opm_batch(op_mesh *m, opm_change *ch, size_t n, size_t *failed, op_err
   for (size_t j = 0; j < n && cap < m->params.max_tiles; j++) cap += ch[j].tile != NULL;
   if (cap > m->params.max_tiles) cap = m->params.max_tiles; /* stored slots <= max_tiles */
   b.tmp = *m; /* MESH-012: every add's new entry fits; no growth later */
-  b.tmp.order = NULL; /* tmp's order is made by batch_links (the mesh keeps its own) */
-  b.tmp.norder = b.tmp.caporder = 0; /* so opm_find scans tmp's slots */
   b.tmp.slots = opm_malloc(&b.al, (cap ? cap : 1) * sizeof *b.tmp.slots);
   b.tmp.capslots = (uint32_t)(cap ? cap : 1);
   b.fresh = b.tmp.slots ? opm_malloc(&b.al, (n + 1) * sizeof *b.fresh) : NULL;
   b.drop = b.fresh ? opm_malloc(&b.al, (n + 1) * sizeof *b.drop) : NULL;
-  op_status st = b.drop ? OP_OK : opc_nomem(err, "mesh");
+  /* tmp's own tile order (the mesh keeps its own): a copy, with room for every add; a mesh
+  ** without one (none is current only in a load's working copy) gets it made */
+  b.order = b.drop ? opm_malloc(&b.al, (cap + 1) * sizeof *b.order) : NULL;
+  op_status st = b.order ? OP_OK : opc_nomem(err, "mesh");
   if (st == OP_OK && m->nslots) memcpy(b.tmp.slots, m->slots, m->nslots * sizeof *m->slots);
+  if (st == OP_OK && m->order) {
+    if (m->norder) memcpy(b.order, m->order, (size_t)m->norder * sizeof *b.order);
+    b.norder = m->norder;
+  } else if (st == OP_OK) {
+    opm_tkey *e = NULL;
+    if (opm_order_make(m, &e, &b.norder, &b.al)) st = opc_nomem(err, "mesh");
+    else memcpy(b.order, e, (size_t)b.norder * sizeof *b.order), free(e);
+  }
+  b.tmp.order = b.order, b.tmp.norder = b.norder, b.tmp.caporder = (uint32_t)cap + 1;
   for (size_t j = 0; st == OP_OK && j < n; j++)
     if ((st = batch_put(&b, &ch[j], err)) && failed) *failed = j;
   if (st == OP_OK && (b.nfresh || b.ndrop)) st = batch_links(&b, ch, n, err);

@@ -76,9 +76,9 @@ struct op_mesh {
   opm_slot *slots;
   uint32_t nslots, capslots; /* entries in use, entries allocated */
   opm_tkey *order;           /* the occupied slots in canonical tile order (MESH-061), owned;
-                                kept by AddTile / RemoveTile (one insertion or erasure),
-                                remade by a batch and a load, so it is current after every
-                                operation; NULL in a batch's or a load's working copy */
+                                kept by AddTile / RemoveTile (one insertion or erasure) and
+                                by a batch's working copy, remade by a load, so it is current
+                                after every operation; NULL in a load's working copy */
   uint32_t norder;           /* entries of order: the number of tiles */
   uint32_t caporder;         /* entries allocated in order */
   uint64_t visits;           /* tests only: tile entries the single operations' relinks

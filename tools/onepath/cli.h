@@ -254,5 +254,11 @@ int cli_cmd_tilecache(cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_svg(cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_hash(cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_info(cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_merge(cli_ctx *ctx, int argc, char **argv);
+/* Part builds (cmd_merge.c, POLY-229): "X0:X1,Z0:Z1" into r (0 or -1), and the manifest of
+** a part build written into its tiles directory. */
+int cli_parse_tile_range(const char *s, int32_t r[4]);
+int cli_part_write(cli_ctx *ctx, const char *dir, const op_pipeline_result *res,
+                   const int32_t r[4]);
 
 #endif

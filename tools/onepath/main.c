@@ -48,6 +48,8 @@ static const char *HELP =
   "           picture of one stage of one 3D tile\n"
   "  hash     FILE [--parts]   XXH3-64 of the file (and of a mesh's parts)\n"
   "  info     FILE [--tiles]   summary of a mesh, tile or snapshot file\n"
+  "  merge    DIR... [--out|-o FILE]   the parts of build --tile-range X0:X1,Z0:Z1\n"
+  "           --tiles DIR as the mesh of one build (build --threads N: tiles at once)\n"
   "\n"
   "SHAPE: --cylinder X,Y,Z,R,H | --box MINX,MINY,MINZ,MAXX,MAXY,MAXZ |\n"
   "       --obox CX,CY,CZ,HX,HY,HZ,YAW | --volume AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...]\n"
@@ -83,7 +85,17 @@ static const char *HELP_BUILD =
   "options:\n" MODE_HELP
   "  --out|-o FILE          the mesh bytes (op_mesh_save)\n"
   "  --snapshot FILE        a mesh snapshot\n"
-  "  --tiles DIR            one file per tile, DIR/tile_X_Z_L.optl (DIR is created)\n";
+  "  --tiles DIR            one file per tile, DIR/tile_X_Z_L.optl (DIR is created)\n"
+  "  --threads N            tiles built at once: 0 (default) = the processors online,\n"
+  "                         1 = one at a time; the bytes are the same (POLY-228)\n"
+  "  --tile-range X0:X1,Z0:Z1  only the tiles X0..X1, Z0..Z1 (inclusive), a part for\n"
+  "                         onepath merge: needs --tiles DIR, writes DIR/part_*.txt\n";
+
+static const char *HELP_MERGE =
+  "usage: onepath merge DIR... [--out|-o FILE] [--snapshot FILE] [--tiles DIR]\n"
+  "the parts of onepath build --tile-range (their part_*.txt and tiles) assembled into\n"
+  "the mesh one build of the whole level gives, byte for byte (POLY-229); the parts'\n"
+  "ranges must cover the grid once; prints the hash and summary as build does\n";
 
 static const char *HELP_TILECACHE =
   "usage: onepath tilecache INPUT [SETTINGS] [STEP]... [OPTIONS]\n"
@@ -144,6 +156,7 @@ static const command COMMANDS[] = {
   {"hash", "onepath hash", cli_cmd_hash, 0},
   {"info", "onepath info", cli_cmd_info, 0},
   {"tilecache", "onepath tilecache", cli_cmd_tilecache, 1},
+  {"merge", "onepath merge", cli_cmd_merge, 0},
 };
 
 static const char *command_help(const char *name) {
@@ -152,6 +165,7 @@ static const char *command_help(const char *name) {
   if (!strcmp(name, "svg")) return HELP_SVG;
   if (!strcmp(name, "hash")) return HELP_HASH;
   if (!strcmp(name, "info")) return HELP_INFO;
+  if (!strcmp(name, "merge")) return HELP_MERGE;
   return HELP_TILECACHE;
 }
 

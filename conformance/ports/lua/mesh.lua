@@ -221,6 +221,7 @@ local function links_of(mesh, s)
   end
   return out
 end
+M.links_of = links_of -- read by query.lua (the links of QRY-062, MESH-066)
 
 ---------------------------------------------------------------------------------------------
 -- Serialization (MESH-040 .. MESH-043).

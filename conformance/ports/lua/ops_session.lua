@@ -8,7 +8,7 @@ return function(OPS, session)
     local names = {}
     for k in pairs(OPS) do names[#names + 1] = k end
     table.sort(names)
-    return { protocol = "onepath-port/0", implementation = "onepath-lua 0.1.0", ops = json.array(names) }
+    return { protocol = "onepath-port/1", implementation = "onepath-lua 0.1.0", ops = json.array(names) }
   end
 
   OPS.drop = function(args)

@@ -7,11 +7,21 @@ local fail = P.fail
 local OPS = {}
 local session = P.new_session()
 
--- Op modules register themselves into OPS.
+-- Op modules register themselves into OPS; hello lists exactly the ops registered
+-- (CONF-050). `--only math,tile` registers the session ops and the named modules only
+-- (math, tile, mesh, query): a partial port, whose missing ops the runner skips (CONF-055).
+local only
+if arg and arg[1] == "--only" and arg[2] then
+  only = {}
+  for m in arg[2]:gmatch("[^,]+") do only[m] = true end
+elseif arg and arg[1] then
+  io.stderr:write("usage: port.lua [--only MODULE,...]   (modules: math, tile, mesh, query)\n")
+  os.exit(2)
+end
 require("ops_session")(OPS, session)
-require("ops_math")(OPS, session)
-require("ops_tile")(OPS, session)
-require("ops_mesh")(OPS, session)
+for _, m in ipairs({ "math", "tile", "mesh", "query" }) do
+  if not only or only[m] then require("ops_" .. m)(OPS, session) end
+end
 
 local MAX_LINE = 67108864
 

@@ -16,7 +16,7 @@ return {
       if r.built then
         t:check(r.ncontours <= r.nloops, tag .. ": at most one contour per loop")
         t:check(#r.bytes // 2 >= 44, tag .. ": a contour set (REG-222)")
-        t:checkpoint(tag, "table", r.bytes)
+        t:checkpoint(tag, "table", r.bytes, "contours")
       else
         t:check(r.nloops == 0 and r.bytes == "", tag .. ": not built, empty")
       end

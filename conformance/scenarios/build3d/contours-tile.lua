@@ -24,11 +24,11 @@ return {
                                                 soup = plain, tile = { 0, 0 } })
       t:check(r.built == true and r.nregions == 1, part .. ": one region")
       t:check(r.nloops == 1 and r.ncontours == 1 and r.nverts == 4, part .. ": one square loop")
-      t:checkpoint("floor-" .. part, "table", r.bytes)
+      t:checkpoint("floor-" .. part, "table", r.bytes, "contours")
       local p = t:call("contours.build_tile", { preset = "Humanoid", partition = part,
                                                 soup = pillar, tile = { 0, 0 } })
       t:check(p.built == true and p.nloops >= 2 and p.unjoined == 0, part .. ": pillar, holes joined")
-      t:checkpoint("pillar-" .. part, "table", p.bytes)
+      t:checkpoint("pillar-" .. part, "table", p.bytes, "contours")
     end
     -- An open floor 60 x 60 m: tile (1, 1) is walkable everywhere (grid 74 x 74, border 5),
     -- so its regions touch the border region on all four sides. REG-209: each side of the
@@ -43,13 +43,13 @@ return {
       -- 4 * 64 raw edges facing the border, four kept corners
       t:check(r.built == true and r.nregions == 1 and r.nloops == 1 and r.ncontours == 1 and
               r.nverts == 4, part .. ": open tile, one square contour")
-      t:checkpoint("open-" .. part, "table", r.bytes)
+      t:checkpoint("open-" .. part, "table", r.bytes, "contours")
     end
     local w = t:call("contours.build_tile", { preset = "Humanoid", partition = "watershed",
                                               soup = open, tile = { 1, 1 } })
     t:check(w.built == true and w.ncontours == w.nregions and w.unjoined == 0,
             "watershed: open tile, one contour per region")
-    t:checkpoint("open-watershed", "table", w.bytes)
+    t:checkpoint("open-watershed", "table", w.bytes, "contours")
     -- A tile with no triangle is not built: no regions, no loops, empty bytes.
     local far = t:call("contours.build_tile", { preset = "Humanoid", soup = plain, tile = { 4, 4 } })
     t:check(far.built == false and far.nloops == 0 and far.bytes == "", "far tile not built")

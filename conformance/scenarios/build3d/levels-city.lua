@@ -24,7 +24,7 @@ return {
       t:check(fits, "city: 10 B + 12 D with at most one building per block")
       -- 12 D breaks the multiple of 10 when D is not a multiple of 5
       if rest % 10 ~= 0 then decks_seen = true end
-      t:checkpoint("city-" .. seed .. "-" .. b, "table", r.bytes)
+      t:checkpoint("city-" .. seed .. "-" .. b, "table", r.bytes, "soup")
     end
     t:check(decks_seen, "some city has a deck over a street")
   end,

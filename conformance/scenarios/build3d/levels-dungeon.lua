@@ -15,7 +15,7 @@ return {
       -- 4 F + 10 W = ntris and 8 F + 20 W = nverts: vertices are twice the triangles
       t:check(r.nverts == 2 * r.ntris, "dungeon: two vertices per triangle")
       t:check(r.ntris % 2 == 0 and r.ntris > 0, "dungeon: even, non-empty")
-      t:checkpoint("dungeon-" .. seed .. "-" .. g, "table", r.bytes)
+      t:checkpoint("dungeon-" .. seed .. "-" .. g, "table", r.bytes, "soup")
     end
   end,
 }

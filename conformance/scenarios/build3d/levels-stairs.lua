@@ -13,7 +13,7 @@ return {
                                              settings = s })
         t:check(r.ntris == 32 + 20 * n, "stairs triangles 32 + 20 n")
         t:check(r.nverts == 64 + 40 * n, "stairs vertices 64 + 40 n")
-        t:checkpoint("stairs-" .. name .. "-" .. n, "table", r.bytes)
+        t:checkpoint("stairs-" .. name .. "-" .. n, "table", r.bytes, "soup")
         -- the seed is not used
         local r2 = t:call("level.generate", { name = "stairs", seed = "00000000000000ff", size = n,
                                               settings = s })

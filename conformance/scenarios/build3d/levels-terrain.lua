@@ -16,7 +16,7 @@ return {
       t:check(r.ntris == 2 * n * n, "terrain triangles 2 N^2")
       t:check(#r.bytes == 2 * (16 + 24 * r.nverts + 12 * r.ntris), "LVL-010 length")
       t:check(r.bytes:sub(1, 8) == "4f505453", "LVL-010 magic OPTS")
-      t:checkpoint("terrain-" .. seed .. "-" .. n, "table", r.bytes)
+      t:checkpoint("terrain-" .. seed .. "-" .. n, "table", r.bytes, "soup")
     end
     -- the same request twice gives the same bytes
     local a = t:call("level.generate", { name = "terrain", seed = "0000000000000005", size = 6 })

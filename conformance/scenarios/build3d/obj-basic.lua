@@ -22,7 +22,7 @@ return {
     t:check(r.nverts == 5 and r.ntris == 3, "pentagon: 5 vertices, 3 triangles")
     t:check(tri(r, 0, 0) == 0 and tri(r, 0, 1) == 4 and tri(r, 0, 2) == 3, "fan 1 = (r0, r1, r2)")
     t:check(tri(r, 2, 0) == 0 and tri(r, 2, 1) == 2 and tri(r, 2, 2) == 1, "fan 3 = (r0, r3, r4)")
-    t:checkpoint("pentagon", "table", r.bytes)
+    t:checkpoint("pentagon", "table", r.bytes, "soup")
 
     -- negative indices and reference forms; CRLF, tabs, comments, ignored lines
     local txt = "# exported\r\nmtllib a.mtl\r\no box\r\nv 0 0 0\r\nv 1 0 0\r\nv 1 0 1\r\n" ..
@@ -33,12 +33,12 @@ return {
     t:check(r.nverts == 5 and r.ntris == 4, "5 vertices (v with w kept), 4 triangles")
     t:check(tri(r, 0, 0) == 0 and tri(r, 0, 1) == 3 and tri(r, 0, 2) == 2, "-4 -1 -2 after 4 vertices")
     t:check(tri(r, 3, 0) == 4, "-1 after the fifth vertex")
-    t:checkpoint("crlf-forms", "table", r.bytes)
+    t:checkpoint("crlf-forms", "table", r.bytes, "soup")
 
     -- numbers: signs, exponents, leading and trailing dots, -0
     r = t:call("obj.parse", { text = "v +1.5 -.25 3.\nv 1e2 -2.5E-1 0.1\nv -0 2097152 -2097152\n" })
     t:check(r.nverts == 3 and r.ntris == 0, "three vertices, no face")
-    t:checkpoint("numbers", "table", r.bytes)
+    t:checkpoint("numbers", "table", r.bytes, "soup")
 
     -- an empty file and a file of comments only
     r = t:call("obj.parse", { text = "" })

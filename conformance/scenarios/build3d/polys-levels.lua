@@ -17,7 +17,7 @@ return {
         -- POLY-090: 16 header bytes, 12 per vertex, 4 * 6 + 5 per polygon.
         t:check(#r.bytes // 2 == 16 + 12 * r.nverts + 29 * r.npolys, tag .. ": bytes")
         t:check(r.links % 2 == 0 and r.untriangulated == 0, tag .. ": links, triangulation")
-        t:checkpoint(tag, "table", r.bytes)
+        t:checkpoint(tag, "table", r.bytes, "polys")
       else
         t:check(r.npolys == 0 and r.bytes == "", tag .. ": not built, empty")
       end

@@ -20,14 +20,14 @@ return {
       t:check(r.built == true and r.ncontours == 1, part .. ": one contour")
       t:check(r.nverts == 4 and r.npolys == 1, part .. ": one quadrilateral")
       t:check(r.portals == 0 and r.links == 0 and r.untriangulated == 0, part .. ": all walls")
-      t:checkpoint("floor-" .. part, "table", r.bytes)
+      t:checkpoint("floor-" .. part, "table", r.bytes, "polys")
       -- With the pillar the walkable area is not convex: several polygons, linked across
       -- shared edges (each shared edge counted from both sides, so an even count).
       local p = t:call("polys.build_tile", { preset = "Humanoid", partition = part,
                                              soup = pillar, tile = { 0, 0 } })
       t:check(p.built == true and p.npolys >= 2 and p.untriangulated == 0, part .. ": pillar")
       t:check(p.links >= 2 and p.links % 2 == 0, part .. ": links mutual")
-      t:checkpoint("pillar-" .. part, "table", p.bytes)
+      t:checkpoint("pillar-" .. part, "table", p.bytes, "polys")
     end
     -- A tile with no walkable triangle is not built.
     local e = t:call("polys.build_tile", { preset = "Humanoid", soup = plain, tile = { 3, 3 } })

@@ -31,7 +31,7 @@ return {
                                           min_region_area = 16, merge_region_area = 400 })
       t:check(a.nregions == 1 and a.removed == 0 and count(a, 1) == 16 and a.border_spans == 0,
               p .. ": 16 spans, MinRegionArea 16: one region")
-      t:checkpoint("floor-" .. p, "table", a.bytes)
+      t:checkpoint("floor-" .. p, "table", a.bytes, "regions")
       local b = t:call("regions.build", { chf = c.bytes, partition = p, border = 5,
                                           min_region_area = 17, merge_region_area = 400 })
       t:check(b.nregions == 0 and b.removed == 16, p .. ": MinRegionArea 17 removes it")
@@ -42,7 +42,7 @@ return {
                                           min_region_area = 64, merge_region_area = 400 })
       t:check(d.border_spans == 7 and d.nregions == 1 and d.removed == 0 and count(d, 1) == 9 and
               count(d, 32769) == 7, p .. ": border 9: 7 ring spans, 9 kept by the ring")
-      t:checkpoint("floor-border9-" .. p, "table", d.bytes)
+      t:checkpoint("floor-border9-" .. p, "table", d.bytes, "regions")
     end
 
     -- Area 5 everywhere, then area 0 on global column 4 (spans-tile.lua): walkable are
@@ -57,7 +57,7 @@ return {
                                           min_region_area = 4, merge_region_area = 0 })
       t:check(a.nregions == 2 and count(a, 1) == 4 and count(a, 2) == 8,
               p .. ": cut in two, MinRegionArea 4 keeps both")
-      t:checkpoint("cut-" .. p, "table", a.bytes)
+      t:checkpoint("cut-" .. p, "table", a.bytes, "regions")
       local b = t:call("regions.build", { chf = v.bytes, partition = p, border = 5,
                                           min_region_area = 5, merge_region_area = 0 })
       t:check(b.nregions == 1 and count(b, 1) == 8 and b.removed == 4,
@@ -78,7 +78,7 @@ return {
                                           min_region_area = 64, merge_region_area = 400 })
       t:check(a.nregions == 3 and count(a, 1) == 4 and count(a, 2) == 4 and count(a, 3) == 8,
               p .. ": three islands of two areas, all kept")
-      t:checkpoint("areas-" .. p, "table", a.bytes)
+      t:checkpoint("areas-" .. p, "table", a.bytes, "regions")
     end
 
     -- Errors (REG-004, REG-005, REG-181).

@@ -51,7 +51,7 @@ return {
                 t:check(nb == r.border_spans and top == r.nregions and
                         r.removed == n0 - (c.nspans - c.walkable),
                         tag .. " " .. p .. ": counts match the values")
-                t:checkpoint(tag .. "-" .. p, "table", r.bytes)
+                t:checkpoint(tag .. "-" .. p, "table", r.bytes, "regions")
               end
               local l = t:call("regions.layers", { chf = c.bytes })
               t:check(l.nlayers >= 1 or c.walkable == 0, tag .. ": layers")

@@ -35,6 +35,10 @@ return {
     bad(function(s) s.agent_radius = -0.5 end, "out_of_range", "settings.agent_radius", "-0.5")
     bad(function(s) s.cell_size = 1; s.agent_radius = 256 end, "out_of_range", "settings.agent_radius", "256")
     good(function(s) s.cell_size = 1; s.agent_radius = 255 end)
+    -- a quotient row names its own field with that field's value, even when the earlier
+    -- field (here cell_size, valid on its own) made the quotient fail
+    bad(function(s) s.cell_size = 0.001; s.agent_radius = 0.6 end, "out_of_range",
+        "settings.agent_radius", "0.6")
     bad(function(s) s.agent_height = 0 end, "out_of_range", "settings.agent_height", "0")
     bad(function(s) s.cell_height = 1; s.agent_height = 255.5 end, "out_of_range",
         "settings.agent_height", "255.5")
@@ -46,7 +50,8 @@ return {
     good(function(s) s.max_slope = 90 end)
     bad(function(s) s.tile_cells = 0 end, "out_of_range", "settings.tile_cells", "0")
     bad(function(s) s.tile_cells = 8193 end, "out_of_range", "settings.tile_cells", "8193")
-    bad(function(s) s.partition = "voronoi" end, "argument", "settings.partition")
+    bad(function(s) s.partition = "voronoi" end, "argument", "settings.partition", "voronoi")
+    bad(function(s) s.partition = 3 end, "argument", "settings.partition", "")
     bad(function(s) s.min_region_area = 16777217 end, "out_of_range", "settings.min_region_area", "16777217")
     bad(function(s) s.merge_region_area = 16777217 end, "out_of_range", "settings.merge_region_area",
         "16777217")

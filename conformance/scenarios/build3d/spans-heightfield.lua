@@ -34,7 +34,7 @@ return {
     local r = t:call("spans.build_columns", { preset = "Humanoid", tile = { 0, 0 },
                                                columns = columns(O, 10, 10, floor) })
     t:check(r.built == true and r.nspans == 64 and r.walkable == 16, "floor: 64 open, 16 walkable")
-    t:checkpoint("floor", "table", r.bytes)
+    t:checkpoint("floor", "table", r.bytes, "chf")
 
     -- A deck, rows [30, 32], over the 6 x 6 columns 2..7 of the same floor. Under it the
     -- floor's clearance is 30 - 5 = 25 > 20 rows, so the floor keeps its 64 open spans and
@@ -47,7 +47,7 @@ return {
     end)
     local dk = t:call("spans.build_columns", { preset = "Humanoid", tile = { 0, 0 }, columns = deck })
     t:check(dk.nspans == 80 and dk.walkable == 16, "deck: 80 open, 16 walkable")
-    t:checkpoint("deck", "table", dk.bytes)
+    t:checkpoint("deck", "table", dk.bytes, "chf")
 
     -- A 70 x 10 floor spans two tiles. Tile (0, 0) holds input columns 0..68 (grid
     -- columns 5..73): column 68 lies on the grid's edge (a ledge, SPAN-122 step 1) and
@@ -62,7 +62,7 @@ return {
       local a = t:call("spans.build_columns", { preset = "Humanoid", tile = { w[1], w[2] }, columns = long })
       t:check(a.built and a.nspans == w[3] and a.walkable == w[4],
               string.format("long floor tile (%d,%d): %d open, %d walkable", w[1], w[2], w[3], w[4]))
-      t:checkpoint(string.format("long-tile-%d-%d", w[1], w[2]), "table", a.bytes)
+      t:checkpoint(string.format("long-tile-%d-%d", w[1], w[2]), "table", a.bytes, "chf")
     end
     local nb = t:call("spans.build_columns", { preset = "Humanoid", tile = { 0, 1 }, columns = long })
     t:check(nb.built == false and nb.nspans == 0 and nb.bytes == "", "tile (0, 1): not built")

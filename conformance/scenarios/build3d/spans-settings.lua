@@ -36,7 +36,7 @@ return {
     r1.agent_radius = 0.3
     local a = t:call("spans.build_tile", { settings = r1, soup = floor, tile = { 0, 0 } })
     t:check(a.nspans == 64 and a.walkable == 36, "radius 1 cell: 64 open, 36 walkable")
-    t:checkpoint("floor-radius-0.3", "table", a.bytes)
+    t:checkpoint("floor-radius-0.3", "table", a.bytes, "chf")
 
     -- agent_radius 0: no erosion (SPAN-155): all 64 open spans stay walkable.
     local r0 = copy(H)
@@ -59,7 +59,7 @@ return {
     t4.tile_cells = 4
     local b = t:call("spans.build", { settings = t4, soup = floor })
     t:check(b.ntx == 3 and b.ntz == 3 and b.built == 9, "tile_cells 4: 3 x 3 tiles, 9 built")
-    t:checkpoint("floor-tile-cells-4", "table", b.bytes)
+    t:checkpoint("floor-tile-cells-4", "table", b.bytes, "spans")
 
     -- A generated level with settings: the stairs follow the settings (LVL-050); the
     -- Humanoid object gives the preset's bytes.

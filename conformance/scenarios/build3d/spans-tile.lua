@@ -22,13 +22,13 @@ return {
     t:check(r.built == true, "the floor's tile is built")
     t:check(r.nspans == 64, "64 open spans")
     t:check(r.walkable == 16, "16 walkable after erosion")
-    t:checkpoint("floor-humanoid", "table", r.bytes)
+    t:checkpoint("floor-humanoid", "table", r.bytes, "chf")
 
     -- Small (cs 0.15, radius 2, climb 8): 20 x 20 cells, ring of 76 removed, 18 x 18 = 324
     -- open spans, erosion keeps 2 * min(...) >= 4 on 18 x 18: 14 x 14 = 196.
     local s = t:call("spans.build_tile", { preset = "Small", soup = floor, tile = { 0, 0 } })
     t:check(s.nspans == 324 and s.walkable == 196, "Small: 324 open, 196 walkable")
-    t:checkpoint("floor-small", "table", s.bytes)
+    t:checkpoint("floor-small", "table", s.bytes, "chf")
 
     -- A tile far away has no triangle: not built (SPAN-182).
     local far = t:call("spans.build_tile", { preset = "Humanoid", soup = floor, tile = { 5, 5 } })
@@ -52,6 +52,6 @@ return {
                    { points = { { 1.2, -1 }, { 1.5, -1 }, { 1.5, 4 }, { 1.2, 4 } }, ymin = 0, ymax = 0.1, area = 0 } }
     local v = t:call("spans.build_tile", { preset = "Humanoid", soup = floor, tile = { 0, 0 }, volumes = vols })
     t:check(v.nspans == 64 and v.walkable == 12, "area-0 volume removes one column of 4, no growing")
-    t:checkpoint("floor-volumes", "table", v.bytes)
+    t:checkpoint("floor-volumes", "table", v.bytes, "chf")
   end,
 }

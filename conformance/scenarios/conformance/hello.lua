@@ -4,7 +4,7 @@ return {
   clauses = { "CONF-050", "CONF-025" },
   run = function(t)
     local h = t:call("hello", {})
-    t:check(h.protocol == "onepath-port/0", "protocol is onepath-port/0, got " .. tostring(h.protocol))
+    t:check(h.protocol == "onepath-port/1", "protocol is onepath-port/1, got " .. tostring(h.protocol))
     t:check(type(h.implementation) == "string" and #h.implementation > 0, "implementation is a non-empty string")
     t:check(type(h.ops) == "table", "ops is a list")
     local seen = {}

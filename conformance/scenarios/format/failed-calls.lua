@@ -1,4 +1,5 @@
--- CONF-014: a failed call changes nothing. A session with a PRNG, a mesh holding one tile
+-- CONF-014: a failed call changes nothing, over every kind of object (the session and math
+-- ops alone: conformance/failed-calls). A session with a PRNG, a mesh holding one tile
 -- (with a polygon edit) and a spare tile is saved; then failing calls of every kind of op
 -- are made; then the same objects must save to the same bytes, the PRNG must continue its
 -- stream as an untouched twin does, and the next handle must be the next number (no

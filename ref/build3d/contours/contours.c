@@ -181,7 +181,9 @@ static op_status push_loop(op_contour_set *cs, uint32_t *cap, const op_cloop *l,
 static op_status trace_all(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
                            op_contour_set *cs, op_error *err) {
   uint32_t cap = 0, lcap = 0;
-  for (size_t k = 0; k < 4 * (size_t)chf->nspans; k++) cs->edge_loop[k] = OP_CONTOUR_NONE;
+  /* every edge without a loop: OP_CONTOUR_NONE is all ones, so one memset */
+  _Static_assert(OP_CONTOUR_NONE == 0xffffffffu, "edge_loop is cleared bytewise");
+  memset(cs->edge_loop, 0xff, 4 * (size_t)chf->nspans * sizeof *cs->edge_loop);
   for (uint32_t i = 0; i < chf->nspans; i++) {
     if (!traced_region(reg[i])) continue;
     for (int d = 0; d < 4; d++) {

@@ -7,7 +7,8 @@
 ** CONTRACT between the files of ref/build3d/pipeline/ (which implement it) and
 ** ref/build3d/runtime/tilecache*.c (which use it). Add to it; do not change a signature
 ** below without updating every user. Within the folder calls go one way only:
-** units.c (the kept data and its free functions) < stages.c (the stages of one tile,
+** units.c (the kept data and its free functions) and workers.c (the work queue of a
+** parallel build, POLY-228) < stages.c (the stages of one tile,
 ** include/onepath_stages.h) < layerfirst.c (RT-081 .. RT-085) < pipeline.c (the build).
 **
 ** The plain build is opl_run(ctx, out, NULL); the cached build is opl_run(ctx, out,
@@ -42,6 +43,12 @@ typedef struct opl_ctx {
   op_tiling tiling;       /* POLY-224 */
   int layer_first;        /* RT-080: 1 when every tile is built layer first */
   const op_pipeline_hooks *hooks; /* build time only; may be NULL */
+  uint32_t threads;       /* POLY-228: workers of opl_run; 0 or 1 = one at a time (the
+                             tile cache's first build leaves it 0) */
+  const struct opsp_tri_index *tri_index; /* opl_run only: a soup's triangle index */
+  int ranged;             /* POLY-229: 1 = only the tiles rx0 .. rx0 + rnx - 1, rz0 ..
+                             rz0 + rnz - 1 (clipped, possibly none); 0 = the whole grid */
+  int32_t rx0, rz0, rnx, rnz;
 } opl_ctx;
 
 /* POLY-220 steps 1 to 4 for each input kind (settings, detail rule, input, grid and its
@@ -142,6 +149,32 @@ void opl_stage_params_fill(const op_settings *s, const op_cell_settings *c,
 ** On failure what was made stays in t for the caller to free. */
 op_status opl_stages_on(const op_settings *s, const op_chf *chf, op_stage last,
                         op_stage_tile *t, op_error *err);
+
+/* SPAN-204 for a build of the whole grid (the cached builds, RT-016): the grid's format
+** limits (POLY-222), then the work budget lim (NULL: the defaults). */
+op_status opl_check_budget(const opl_ctx *c, const op_build_limits *lim, op_error *err);
+
+/* ---- the work queue of a parallel build (ref/build3d/pipeline/workers.c) ---- */
+
+/* POLY-228: the thread count of options value `threads` (0 = the processors online). */
+uint32_t opl_threads_resolve(uint32_t threads);
+
+/* Items 0 .. n-1: work(i) on up to `threads` worker threads, each into its own zeroed slot
+** of slot_size bytes with its own error; take(i) on the calling thread in index order
+** with work's status and error (take owns the slot's contents then, also on failure);
+** the first take that fails ends the run with its status, and drop frees the slots made
+** after it. threads 0 or 1 (or no thread could start): work and take in turn. */
+typedef struct opl_par {
+  uint32_t threads;
+  uint64_t n;
+  size_t slot_size;
+  void *ud;
+  op_status (*work)(void *ud, uint64_t i, void *slot, op_error *err);
+  op_status (*take)(void *ud, uint64_t i, void *slot, op_status st, const op_error *werr,
+                    op_error *err);
+  void (*drop)(void *ud, void *slot);
+} opl_par;
+op_status opl_par_run(const opl_par *p, op_error *err);
 
 /* ---- additions (ref/build3d/pipeline/layerfirst.c) ---- */
 

@@ -2,6 +2,13 @@
 ** regions_layers.c -- the layer partition (spec/build3d-regions.md section 4): layers
 ** from an area-blind sweep (REG-070 .. REG-078), then regions = connected spans of one
 ** area within one layer (REG-080 .. REG-083), then island removal and numbering.
+**
+** Speed-up (not in the spec): relate_sweeps skips a link whose pair of sweep regions is the
+** last pair it added in that direction, since adding a member a set holds changes nothing,
+** and skips -x links, which always join spans of one sweep region (REG-052 with b = 0).
+** The regions of REG-080 are labelled in one pass in span order (the -x and -z neighbours
+** come earlier, so they are labelled) with a union-find over labels instead of spans; the
+** sets are the same, and their provisional ids may leave gaps, which section 5 allows.
 */
 #include <stdlib.h>
 #include <string.h>
@@ -50,15 +57,21 @@ static int add_pair(opr_set *rel, uint32_t a, uint32_t b) {
 static op_status relate_sweeps(lwork *w, op_error *err) {
   const op_chf *chf = w->chf;
   const uint32_t *lab = w->lab;
+  uint32_t last_a[4] = {0, 0, 0, 0}, last_b[4] = {0, 0, 0, 0}; /* last pair per direction */
   for (int32_t z = 0; z < chf->grid.depth; z++)
     for (int32_t x = 0; x < chf->grid.width; x++) {
       size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
       uint32_t b = chf->cell_index[c], e = b + chf->cell_count[c];
       for (uint32_t i = b; i < e; i++) {
         if (!lab[i]) continue;
-        for (int d = 0; d < 4; d++) {
+        /* d = 0 (-x) never relates two sweep regions: a walkable span continues the sweep
+        ** of its walkable -x neighbour (REG-052 with b = 0), so both have one id. */
+        for (int d = 1; d < 4; d++) {
           uint32_t j = opr_nei(chf, w->step, i, c, d);
           if (j == OP_HF_NONE || !lab[j] || lab[j] == lab[i]) continue;
+          if (last_a[d] == lab[i] && last_b[d] == lab[j]) continue; /* in the sets already */
+          last_a[d] = lab[i];
+          last_b[d] = lab[j];
           if (add_pair(w->adj, lab[i], lab[j])) return opc_nomem(err, "memory");
         }
         for (uint32_t k = i + 1; k < e; k++)
@@ -106,10 +119,12 @@ static void number_layers(lwork *w, uint16_t *layer) {
   const op_chf *chf = w->chf;
   const uint32_t *lab = w->lab, *lid = w->lid;
   uint32_t *map = w->map, k = 0;
-  for (uint32_t i = 0; i < chf->nspans; i++)
-    if (lab[i] && !map[lid[lab[i]]]) map[lid[lab[i]]] = ++k;
-  for (uint32_t i = 0; i < chf->nspans; i++)
-    layer[i] = lab[i] ? (uint16_t)(map[lid[lab[i]]] - 1) : 0;
+  for (uint32_t i = 0; i < chf->nspans; i++) { /* a layer's number is set at its first span */
+    if (!lab[i]) { layer[i] = 0; continue; }
+    uint32_t l = lid[lab[i]];
+    if (!map[l]) map[l] = ++k;
+    layer[i] = (uint16_t)(map[l] - 1);
+  }
   for (int32_t z = 0; z < chf->grid.depth; z++)
     for (int32_t x = 0; x < chf->grid.width; x++) {
       size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
@@ -170,41 +185,45 @@ op_status opr_layers_from(const op_chf *chf, const uint16_t *layer, int32_t bord
   }
   uint32_t n = chf->nspans, n1 = n ? n : 1;
   uint32_t *lab = calloc(n1, sizeof *lab);
-  uint32_t *par = malloc(sizeof *par * n1);
+  uint32_t *par = malloc(sizeof *par * ((size_t)n1 + 1)); /* per provisional label */
   uint32_t nids = 1;
   int64_t step[4];
   if (!lab || !par) { st = opc_nomem(err, "memory"); goto done; }
   opr_col_steps(chf, step);
   opr_paint_border(chf, border, lab); /* REG-080 */
-  /* REG-080: union of spans joined by a -x or -z link: both walkable, outside the ring,
-  ** one area, one layer. */
-  for (uint32_t i = 0; i < n; i++) par[i] = i;
+  /* REG-080, REG-082 in one pass (see the file's header): a span joined to its -x or -z
+  ** neighbour (both walkable, outside the ring, one area, one layer) takes that one's
+  ** label, else a new label; two joined neighbours with different labels unite them. */
+  par[0] = 0;
   for (int32_t z = 0; z < chf->grid.depth; z++)
     for (int32_t x = 0; x < chf->grid.width; x++) {
       size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
       for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
         if (chf->areas[i] == OP_AREA_NULL || lab[i] == OP_REG_WORK_BORDER) continue;
         static const int dirs[2] = {0, 3};
+        uint32_t li = 0;
         for (int k = 0; k < 2; k++) {
           uint32_t j = opr_nei(chf, step, i, c, dirs[k]);
           if (j == OP_HF_NONE || chf->areas[j] != chf->areas[i] || lab[j] == OP_REG_WORK_BORDER ||
               layer[j] != layer[i])
             continue;
-          uint32_t a = i, b = j;
+          uint32_t lj = lab[j]; /* an earlier span: labelled */
+          if (li == 0) { li = lj; continue; }
+          if (lj == li) continue;
+          uint32_t a = li, b = lj;
           while (par[a] != a) a = par[a] = par[par[a]];
           while (par[b] != b) b = par[b] = par[par[b]];
           if (a != b) { if (a < b) par[b] = a; else par[a] = b; }
         }
+        if (li == 0) { li = nids++; par[li] = li; }
+        lab[i] = li;
       }
     }
-  /* REG-082: provisional ids in the order of each component's first span. */
-  for (uint32_t i = 0; i < n; i++) {
-    if (chf->areas[i] == OP_AREA_NULL || lab[i] == OP_REG_WORK_BORDER) continue;
-    uint32_t r = i;
-    while (par[r] != r) r = par[r];
-    if (r == i) lab[i] = nids++;
-    else lab[i] = lab[r];
-  }
+  /* Each label to its set's least label (par[l] <= l: one ascending pass flattens), which is
+  ** the label its first span opened: the ids ascend with the sets' first spans (REG-082). */
+  for (uint32_t l = 1; l < nids; l++) par[l] = par[par[l]];
+  for (uint32_t i = 0; i < n; i++)
+    if (lab[i] != 0 && lab[i] != OP_REG_WORK_BORDER) lab[i] = par[lab[i]];
   st = opr_filter_layered(chf, lab, nids, layer, min_region_area, &res, err);
 done:
   free(lab);

@@ -2,6 +2,11 @@
 ** regions_monotone.c -- the monotone partition (spec/build3d-regions.md section 3,
 ** REG-050 .. REG-058), then section 5. The sweep of REG-051 .. REG-056 is shared with
 ** the layer partition (section 4), which runs it ignoring area ids.
+**
+** Speed-up (not in the spec): while a row is swept, lab holds its spans' sweep numbers and a
+** list keeps the row's walkable spans, so the ids of REG-055 are given from that list, not
+** by a second scan of the row's columns. The -x neighbour read in REG-052 lies in the same
+** row (still a sweep number) and the -z neighbour of REG-054 in the row before (an id).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +24,23 @@ op_status opr_sweep(const op_chf *chf, int32_t border, int any_area, uint32_t *l
   uint32_t n = chf->nspans;
   int64_t step[4];
   opr_col_steps(chf, step);
-  /* Per row: sweep of each span of the row (temporary), per sweep its neighbour below,
-  ** its count, its final id; per final id the links counted from this row, and the ids
-  ** whose count this row made nonzero. */
-  uint32_t *tmp = malloc(sizeof *tmp * (n ? n : 1));
+  /* Per row: its walkable spans in sweep order (row; lab holds their sweep until the row's
+  ** ids are known), per sweep its neighbour below, its count, its final id; per final id
+  ** the links counted from this row, and the ids whose count this row made nonzero. */
+  uint32_t *row = malloc(sizeof *row * (n ? n : 1));
   uint32_t *snei = malloc(sizeof *snei * (n + 2));
   uint32_t *sns = malloc(sizeof *sns * (n + 2));
   uint32_t *sid = malloc(sizeof *sid * (n + 2));
   uint32_t *below = calloc(n + 2, sizeof *below);
   uint32_t *hit = malloc(sizeof *hit * (n + 2));
-  if (!tmp || !snei || !sns || !sid || !below || !hit) {
-    free(tmp); free(snei); free(sns); free(sid); free(below); free(hit);
+  if (!row || !snei || !sns || !sid || !below || !hit) {
+    free(row); free(snei); free(sns); free(sid); free(below); free(hit);
     return opc_nomem(err, "memory");
   }
   const uint32_t UNSET = 0, CONFLICT = 0xffffffffu;
   uint32_t next = 1;
   for (int32_t z = z0; z < z1; z++) {
-    uint32_t nsw = 0, nhit = 0; /* sweeps 1..nsw of this row; hit[0 .. nhit - 1] */
+    uint32_t nsw = 0, nhit = 0, nrow = 0; /* sweeps 1..nsw; hit[0 .. nhit); row[0 .. nrow) */
     for (int32_t x = x0; x < x1; x++) {
       size_t c = (size_t)z * (size_t)w + (size_t)x;
       for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++) {
@@ -45,7 +50,7 @@ op_status opr_sweep(const op_chf *chf, int32_t border, int any_area, uint32_t *l
         uint32_t a = opr_nei(chf, step, i, c, 0);
         if (a != OP_HF_NONE && x - 1 >= x0 && chf->areas[a] != OP_AREA_NULL &&
             (any_area || chf->areas[a] == chf->areas[i]))
-          s = tmp[a];
+          s = lab[a]; /* this row's span: still its sweep */
         if (s == 0) { /* REG-053: a new sweep */
           s = ++nsw;
           snei[s] = UNSET;
@@ -66,7 +71,8 @@ op_status opr_sweep(const op_chf *chf, int32_t border, int any_area, uint32_t *l
             }
           }
         }
-        tmp[i] = s;
+        lab[i] = s;
+        row[nrow++] = i;
       }
     }
     /* REG-055: each sweep in order adopts its region below or takes a new id. */
@@ -79,14 +85,10 @@ op_status opr_sweep(const op_chf *chf, int32_t border, int any_area, uint32_t *l
     }
     /* Clear the counts of this row and give the row's spans their ids. */
     for (uint32_t k = 0; k < nhit; k++) below[hit[k]] = 0;
-    for (int32_t x = x0; x < x1; x++) {
-      size_t c = (size_t)z * (size_t)w + (size_t)x;
-      for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
-        if (chf->areas[i] != OP_AREA_NULL) lab[i] = sid[tmp[i]];
-    }
+    for (uint32_t k = 0; k < nrow; k++) lab[row[k]] = sid[lab[row[k]]];
   }
   *nids = next;
-  free(tmp); free(snei); free(sns); free(sid); free(below); free(hit);
+  free(row); free(snei); free(sns); free(sid); free(below); free(hit);
   return OP_OK;
 }
 

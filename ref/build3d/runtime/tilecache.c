@@ -10,6 +10,9 @@
 ** ref/build3d/runtime/tilecache_snapshot.c, which calls down into this file. The build steps
 ** are ref/build3d/pipeline/pipeline.c's (ref/build3d/pipeline/pipeline_internal.h), so a
 ** cached build runs the plain build's code (RT-015).
+** Speed (no result changes): RT-050's widened grid box of every tile is computed once at the
+** build into one array (qbox), so queueing an obstacle reads 32 bytes per tile instead of
+** following each tile's heightfield pointer, a cache miss per tile on a large level.
 */
 #include <assert.h>
 #include <stdlib.h>
@@ -137,6 +140,7 @@ void op_tilecache_free(op_tilecache *c) {
   free(c->obst);
   free(c->vols);
   free(c->queue);
+  free(c->qbox);
   op_mesh_free(c->mesh);
   free(c);
 }
@@ -160,6 +164,24 @@ static op_status tile_prepare(op_tilecache *c, optc_tile *t, op_error *err) {
     if (!t->units[L].last) return opc_nomem(err, "cache");
     if (n) memcpy(t->units[L].last, h->areas, n); /* RT-012 */
     if (h) unit_walkable_box(h, &t->units[L]);
+  }
+  return OP_OK;
+}
+
+/* RT-050: each tile's bordered grid widened by R + 1 cells, the box opob_grid_overlaps
+** (ref/build3d/spans/obstacles.c) computes, by the same expressions; kept in one array so
+** that queueing reads 32 bytes per tile, not each tile's heightfield. */
+static op_status queue_boxes(op_tilecache *c, op_error *err) {
+  c->qbox = malloc(4 * (size_t)(c->ntiles ? c->ntiles : 1) * sizeof *c->qbox);
+  if (!c->qbox) return opc_nomem(err, "cache");
+  int64_t w = (int64_t)c->ctx.cell.walkable_radius + 1;
+  for (uint32_t i = 0; i < c->ntiles; i++) {
+    const op_hf_grid *g = &c->tiles[i].k.base.chf->grid;
+    double *q = &c->qbox[4 * (size_t)i];
+    q[0] = g->origin[0] + (double)((int64_t)g->gx0 - w) * g->cs;
+    q[1] = g->origin[0] + (double)((int64_t)g->gx0 + g->width + w) * g->cs;
+    q[2] = g->origin[2] + (double)((int64_t)g->gz0 - w) * g->cs;
+    q[3] = g->origin[2] + (double)((int64_t)g->gz0 + g->depth + w) * g->cs;
   }
   return OP_OK;
 }
@@ -194,7 +216,7 @@ static op_status adopt(opl_ctx *ctx, op_pipeline_result *r, opl_keep *keep,
   c->ctx.soup = NULL, c->ctx.chunk = NULL, c->ctx.cols = NULL, c->ctx.hooks = NULL;
   c->next_obstacle_id = c->next_volume_id = 1; /* RT-130 */
   c->repair = 1;                               /* RT-101: on by default */
-  op_status st = OP_OK;
+  op_status st = queue_boxes(c, err);
   for (uint32_t i = 0; st == OP_OK && i < c->ntiles; i++) st = tile_prepare(c, &c->tiles[i], err);
   if (st != OP_OK) {
     op_tilecache_free(c);
@@ -214,7 +236,9 @@ static op_status build_cached(opl_ctx *ctx, op_pipeline_result *out, op_tilecach
   opl_keep keep;
   memset(&r, 0, sizeof r);
   memset(&keep, 0, sizeof keep);
-  op_status st = opl_run(ctx, &r, &keep, err);
+  op_status st = opl_check_budget(ctx, NULL, err); /* RT-016: SPAN-204's default budget */
+  ctx->threads = opl_threads_resolve(0); /* POLY-228: the same bytes for any thread count */
+  if (st == OP_OK) st = opl_run(ctx, &r, &keep, err);
   if (st != OP_OK) return st;
   op_tilecache *c = NULL;
   if ((st = adopt(ctx, &r, &keep, &c, err)) != OP_OK) return st;
@@ -332,10 +356,11 @@ static void plus_zero(double *v, size_t n) {
 
 /* RT-050, RT-051: every cached tile whose widened grid touches the box, in cache order. */
 static void queue_box(op_tilecache *c, const double bmin[2], const double bmax[2]) {
-  for (uint32_t i = 0; i < c->ntiles; i++)
-    if (opob_grid_overlaps(&c->tiles[i].k.base.chf->grid, c->ctx.cell.walkable_radius,
-                              bmin, bmax))
+  for (uint32_t i = 0; i < c->ntiles; i++) {
+    const double *q = &c->qbox[4 * (size_t)i]; /* opob_grid_overlaps' test on its box */
+    if (q[0] <= bmax[0] && bmin[0] <= q[1] && q[2] <= bmax[1] && bmin[1] <= q[3])
       optc_queue_push(c, i);
+  }
 }
 
 /* Room for one more entry of n, capacity *cap (grown by doubling). */

@@ -82,6 +82,8 @@ struct op_tilecache {
   op_tilecache_stats stats;
   uint32_t ndead_obst, ndead_vols; /* removed entries still in obst[] / vols[] */
   uint64_t moved;     /* entries moved by compactions (a cost count for the tests) */
+  double *qbox;       /* 4 per tile, cache order: RT-050's widened grid box (lx, hx, lz, hz)
+                         as opob_grid_overlaps makes it; made at the build (not state) */
 };
 
 /* The number of live obstacles / volumes (RT-026, RT-042's limits count these). */

@@ -195,13 +195,16 @@ op_status op_chf_save(const op_chf *chf, op_bytes *out, op_error *err) {
   opc_put_u32(&b, (uint32_t)chf->walkable_climb);
   opc_put_u32(&b, chf->nspans);
   opc_put(&b, chf->cell_count, ncol);
-  for (uint32_t i = 0; i < chf->nspans; i++) {
+  /* the span records written in place: the exact size is reserved above (the tile cache
+  ** saves every tile's heightfield for its fingerprint, RT-131, so this loop is hot) */
+  uint8_t *w = b.p + b.len;
+  for (uint32_t i = 0; i < chf->nspans; i++, w += 8) {
     const op_chf_span *s = &chf->spans[i];
-    opc_put_u16(&b, s->y);
-    opc_put_u8(&b, s->h);
-    opc_put_u8(&b, chf->areas[i]);
-    opc_put(&b, s->link, 4);
+    w[0] = (uint8_t)(s->y & 0xffu), w[1] = (uint8_t)(s->y >> 8); /* little-endian u16 */
+    w[2] = s->h, w[3] = chf->areas[i];
+    memcpy(w + 4, s->link, 4);
   }
+  b.len += 8 * (size_t)chf->nspans;
   assert(!b.oom && b.len == len);
   out->data = b.p;
   out->len = b.len;

@@ -183,7 +183,16 @@ static op_status parse_line(op_trimesh *m, const char *p, size_t n, size_t line,
     int64_t V = m->nverts, r;
     if (i > 0 && i <= V) r = i - 1;
     else if (i < 0 && -i <= V) r = V + i;
-    else return obj_fail(err, OP_E_FORMAT, line, &toks[k], "vertex reference out of bounds");
+    else { /* the message says how many vertices the reference may name */
+      char why[160];
+      if (snprintf(why, sizeof why, "vertex reference out of bounds: %lld vertices are defined "
+                   "above this line (1..%lld or -1..-%lld)", (long long)V, (long long)V,
+                   (long long)V) >= (int)sizeof why)
+        why[sizeof why - 1] = '\0';
+      if (V == 0) snprintf(why, sizeof why, "vertex reference out of bounds: no vertex is "
+                                            "defined above this line");
+      return obj_fail(err, OP_E_FORMAT, line, &toks[k], why);
+    }
     if (k >= 3) {
       if (m->ntris >= OP_SOUP_MAX_TRIS)
         return obj_fail(err, OP_E_LIMIT, line, &toks[k], "more than 2^24 triangles");
@@ -213,8 +222,15 @@ op_status op_obj_parse(const char *text, size_t len, op_trimesh *out, op_error *
     while (e < len && text[e] != '\n') e++;
     size_t n = e - pos;
     if (n > 0 && text[pos + n - 1] == '\r') n--;
-    if (memchr(text + pos, '\0', n)) {
-      st = obj_fail(err, OP_E_FORMAT, line, NULL, "NUL byte in the text");
+    /* SPAN-080: a NUL byte anywhere on the line (a comment included) is the line's error,
+    ** before any other check of it; SPAN-087: its value is the byte, "00" (CONF-013) */
+    const char *nul = memchr(text + pos, '\0', n);
+    if (nul) {
+      char why[64];
+      snprintf(why, sizeof why, "NUL byte in the text (byte %zu of the line)",
+               (size_t)(nul - (text + pos)) + 1);
+      const tok zero = {"00", 2};
+      st = obj_fail(err, OP_E_FORMAT, line, &zero, why);
       break;
     }
     const char *hash = memchr(text + pos, '#', n); /* SPAN-081 */

@@ -36,6 +36,22 @@ int64_t op_cells_floor(double a, double b) {
 
 /* ------------------------------------------------------------ validation */
 
+/* SPAN-030 rows 3, 4, 5 and 12: a field that is valid on its own but too many cells of the
+** cell size (or height) it is measured in. The error names the row's field with its value
+** (SPAN-030); the message names the limit that was passed and the other field, so a caller
+** who changed the cell size sees why another setting is blamed. */
+static op_status cells_fail(op_error *err, const char *field, double v, const char *per,
+                            double unit, const char *limit) {
+  char a[40], b[40], q[40], why[200];
+  op_format_double(a, sizeof a, v);
+  op_format_double(b, sizeof b, unit);
+  snprintf(q, sizeof q, "%.6g", v / unit);
+  if (snprintf(why, sizeof why, "%s %s is %s cells of %s %s; the limit is %s: raise %s or "
+               "lower %s", field, a, q, per, b, limit, per, field) >= (int)sizeof why)
+    why[sizeof why - 1] = '\0';
+  return op_fail(err, OP_E_RANGE, field, a, "%s", why);
+}
+
 /* SPAN-030: the fields in table order; the first failure is reported. */
 op_status op_settings_validate(const op_settings *s, op_error *err) {
   const double m16 = 0x1p-16, p16 = 0x1p16;
@@ -44,18 +60,24 @@ op_status op_settings_validate(const op_settings *s, op_error *err) {
   if (!opsp_within(s->cell_height, m16, p16))
     return op_fail_d(err, OP_E_RANGE, "cell_height", s->cell_height,
                  "cell_height must be finite and in [2^-16, 2^16]");
-  if (!isfinite(s->agent_radius) || !(s->agent_radius >= 0) ||
-      !(s->agent_radius / s->cell_size <= 255))
+  if (!isfinite(s->agent_radius) || !(s->agent_radius >= 0))
     return op_fail_d(err, OP_E_RANGE, "agent_radius", s->agent_radius,
                  "agent_radius must be finite, >= 0 and at most 255 cells");
-  if (!isfinite(s->agent_height) || !(s->agent_height > 0) ||
-      !(s->agent_height / s->cell_height <= 255))
+  if (!(s->agent_radius / s->cell_size <= 255))
+    return cells_fail(err, "agent_radius", s->agent_radius, "cell_size", s->cell_size,
+                      "255 cells");
+  if (!isfinite(s->agent_height) || !(s->agent_height > 0))
     return op_fail_d(err, OP_E_RANGE, "agent_height", s->agent_height,
                  "agent_height must be finite, > 0 and at most 255 cell heights");
-  if (!isfinite(s->agent_climb) || !(s->agent_climb >= 0) ||
-      !(s->agent_climb / s->cell_height < 256))
+  if (!(s->agent_height / s->cell_height <= 255))
+    return cells_fail(err, "agent_height", s->agent_height, "cell_height", s->cell_height,
+                      "255 cells");
+  if (!isfinite(s->agent_climb) || !(s->agent_climb >= 0))
     return op_fail_d(err, OP_E_RANGE, "agent_climb", s->agent_climb,
                  "agent_climb must be finite, >= 0 and below 256 cell heights");
+  if (!(s->agent_climb / s->cell_height < 256))
+    return cells_fail(err, "agent_climb", s->agent_climb, "cell_height", s->cell_height,
+                      "below 256 cells");
   if (!opsp_within(s->max_slope, 0, 90))
     return op_fail_d(err, OP_E_RANGE, "max_slope", s->max_slope, "max_slope must be in [0, 90] degrees");
   if (s->tile_cells < 1 || s->tile_cells > 8192)
@@ -72,10 +94,12 @@ op_status op_settings_validate(const op_settings *s, op_error *err) {
   if (!opsp_within(s->max_simplification_error, 0, 1024))
     return op_fail_d(err, OP_E_RANGE, "max_simplification_error", s->max_simplification_error,
                  "max_simplification_error must be in [0, 1024] cells");
-  if (!isfinite(s->max_edge_len) || !(s->max_edge_len >= 0) ||
-      !(s->max_edge_len / s->cell_size < 65536))
+  if (!isfinite(s->max_edge_len) || !(s->max_edge_len >= 0))
     return op_fail_d(err, OP_E_RANGE, "max_edge_len", s->max_edge_len,
                  "max_edge_len must be finite, >= 0 and below 65536 cells");
+  if (!(s->max_edge_len / s->cell_size < 65536))
+    return cells_fail(err, "max_edge_len", s->max_edge_len, "cell_size", s->cell_size,
+                      "below 65536 cells");
   if (s->max_verts_per_poly < 3 || s->max_verts_per_poly > OP_MAX_VERTS_PER_POLY)
     return op_fail_i(err, OP_E_RANGE, "max_verts_per_poly", s->max_verts_per_poly,
                      "max_verts_per_poly must be in 3..12");

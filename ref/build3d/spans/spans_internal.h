@@ -72,6 +72,46 @@ op_status opsp_build_tile_trusted(const op_settings *s, const op_soup *soup,
                                   const double origin[3], double y0, double y1, int32_t tx,
                                   int32_t tz, op_chf **out, op_error *err);
 
+/* A triangle index for a whole soup build (tri_index.c): per tile, a list of candidate
+** triangles, ascending, that holds every triangle SPAN-181 selects for that tile (and
+** possibly a few more, which SPAN-181's exact box test then drops). Built once per build,
+** read-only afterwards (safe to query from several threads at once). */
+typedef struct opsp_tri_index opsp_tri_index;
+/* The index of a soup already validated (SPAN-052) for the tiles 0 <= tx < ntx,
+** 0 <= tz < ntz of the tiling origin `origin` (SPAN-181, SPAN-183) with the settings s
+** (cell_size, tile_cells and the border of SPAN-022 are what it reads). The soup's
+** arrays are borrowed: they must outlive the index (the op_soup struct itself may be a
+** temporary, e.g. op_chunked_soup's result: a chunked build may use the index of its
+** soup, since SPAN-064 makes its tiles those of the soup). */
+op_status opsp_tri_index_build(const op_settings *s, const op_soup *soup,
+                               const double origin[3], int32_t ntx, int32_t ntz,
+                               opsp_tri_index **out, op_error *err);
+void opsp_tri_index_free(opsp_tri_index *ix); /* NULL is fine */
+/* The side of the index's bins in tiles (1 unless the lists would be too long). */
+int32_t opsp_tri_index_bin_side(const opsp_tri_index *ix);
+/* The candidate list of tile (tx, tz), borrowed from the index: *n = 0 when none (or the
+** tile is outside the index's range). */
+void opsp_tri_index_query(const opsp_tri_index *ix, int32_t tx, int32_t tz,
+                          const uint32_t **tris, uint32_t *n);
+/* build_from (spans_tile.c) with a candidate list already made, for a soup already
+** validated: cand ascending and each < ntris (a chunk query's result, or an index list);
+** SPAN-181's box test is applied to it, SPAN-182 decides whether the tile is built. */
+op_status opsp_build_tile_cand_trusted(const op_settings *s, const op_soup *soup,
+                                       const double origin[3], double y0, double y1,
+                                       int32_t tx, int32_t tz, const uint32_t *cand,
+                                       uint32_t ncand, op_chf **out, op_error *err);
+/* 1 when ix was built for this soup, cell size, tile size, border and origin and
+** (tx, tz) is in its range: only then may its candidate lists replace the scan. */
+int opsp_tri_index_fits(const opsp_tri_index *ix, const op_settings *s,
+                        const op_cell_settings *c, const op_soup *soup,
+                        const double origin[3], int32_t tx, int32_t tz);
+/* opsp_build_tile_trusted through the index (same result, byte for byte): ix NULL, or an
+** index built with other cell_size, tile_cells, border or origin, falls back to the scan. */
+op_status opsp_build_tile_indexed(const op_settings *s, const op_soup *soup,
+                                  const opsp_tri_index *ix, const double origin[3], double y0,
+                                  double y1, int32_t tx, int32_t tz, op_chf **out,
+                                  op_error *err);
+
 /* The "top of the open space" of a column's top span (SPAN-120). */
 #define OP_HF_OPEN_TOP 65535
 

@@ -3,7 +3,9 @@
 ** soup: the frame (SPAN-181), the tile's triangles and grid (SPAN-180 .. SPAN-185), the
 ** tile range (SPAN-183) and the all-tiles bytes (SPAN-171). Implements
 ** spec/build3d-spans.md sections 7 and 8 over the stages of raster.c, filter.c,
-** compact.c, erode.c and volumes.c.
+** compact.c, erode.c and volumes.c. A build of many tiles (op_spans_build_all, the
+** pipeline) finds each tile's triangles through one triangle index (tri_index.c) instead
+** of scanning the soup per tile; the box test of SPAN-181 is unchanged, so is the result.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,11 +88,11 @@ static op_status build_from(const op_settings *s, const op_cell_settings *c, con
   }
   op_hf *hf = NULL;
   op_status st = op_hf_create(g, &hf, err);
-  /* The soup was checked by the caller; without candidates sel is ascending and in range
-  ** by construction, so only a candidate list (chunked input) is checked again. */
-  if (st == OP_OK && cand)
-    st = op_hf_rasterize(hf, soup, sel, n, c->slope_cos, c->walkable_climb, err);
-  else if (st == OP_OK)
+  /* The soup was checked once for the build (SPAN-052; a chunked mesh's copy was checked
+  ** when it was made, SPAN-060), and sel is ascending and in range by construction (a
+  ** subsequence of 0..ntris-1, of a chunk query's ascending list, or of a tri_index.c
+  ** list), so nothing is checked again per tile. */
+  if (st == OP_OK)
     st = opsp_rasterize_trusted(hf, soup, sel, n, c->slope_cos, c->walkable_climb, err);
   free(sel);
   if (st == OP_OK) st = finish_tile(hf, s, c, out, err);
@@ -131,6 +133,43 @@ op_status opsp_build_tile_trusted(const op_settings *s, const op_soup *soup,
   op_status st = op_settings_derive(s, &c, err);
   if (st != OP_OK) return st;
   return build_checked(s, &c, soup, origin, y0, y1, tx, tz, out, err);
+}
+
+/* The same tile through a per-build triangle index (tri_index.c): its candidate list
+** replaces the scan of every triangle; build_from's box test does the rest (SPAN-181). */
+op_status opsp_build_tile_indexed(const op_settings *s, const op_soup *soup,
+                                  const opsp_tri_index *ix, const double origin[3], double y0,
+                                  double y1, int32_t tx, int32_t tz, op_chf **out,
+                                  op_error *err) {
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "null", "no result pointer");
+  *out = NULL;
+  op_cell_settings c;
+  op_status st = op_settings_derive(s, &c, err);
+  if (st != OP_OK) return st;
+  if (!opsp_tri_index_fits(ix, s, &c, soup, origin, tx, tz))
+    return build_checked(s, &c, soup, origin, y0, y1, tx, tz, out, err);
+  op_hf_grid g;
+  st = op_hf_grid_tile(s, &c, origin, tx, tz, y0, y1, &g, err);
+  if (st != OP_OK) return st;
+  const uint32_t *cand;
+  uint32_t n;
+  opsp_tri_index_query(ix, tx, tz, &cand, &n);
+  return n ? build_from(s, &c, soup, &g, cand, n, out, err) : OP_OK; /* none: not built */
+}
+
+op_status opsp_build_tile_cand_trusted(const op_settings *s, const op_soup *soup,
+                                       const double origin[3], double y0, double y1,
+                                       int32_t tx, int32_t tz, const uint32_t *cand,
+                                       uint32_t ncand, op_chf **out, op_error *err) {
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "null", "no result pointer");
+  *out = NULL;
+  op_cell_settings c;
+  op_status st = op_settings_derive(s, &c, err);
+  if (st != OP_OK) return st;
+  op_hf_grid g;
+  st = op_hf_grid_tile(s, &c, origin, tx, tz, y0, y1, &g, err);
+  if (st != OP_OK) return st;
+  return ncand ? build_from(s, &c, soup, &g, cand, ncand, out, err) : OP_OK;
 }
 
 /* SPAN-180, SPAN-181, SPAN-064: the same tile from a chunked mesh: the triangles of the
@@ -238,8 +277,8 @@ op_status op_spans_build_all(const op_settings *s, const op_soup *soup, op_bytes
   double o[3], ymax;
   st = op_soup_frame(soup, o, &ymax, err);
   if (st != OP_OK) return st;
-  op_cell_settings cs;
-  st = op_settings_derive(s, &cs, err);
+  opsp_tri_index *ix = NULL; /* one index for every tile of the build (tri_index.c) */
+  st = opsp_tri_index_build(s, soup, o, ntx, ntz, &ix, err);
   if (st != OP_OK) return st;
   opc_buf b = {NULL, 0, 0, 0}; /* SPAN-171: built tiles in the order of SPAN-183 */
   uint32_t built = 0;
@@ -250,7 +289,7 @@ op_status op_spans_build_all(const op_settings *s, const op_soup *soup, op_bytes
   for (int32_t tz = 0; tz < ntz && !b.oom && st == OP_OK; tz++)
     for (int32_t tx = 0; tx < ntx && !b.oom && st == OP_OK; tx++) {
       op_chf *c = NULL;
-      st = build_checked(s, &cs, soup, o, o[1], ymax, tx, tz, &c, err);
+      st = opsp_build_tile_indexed(s, soup, ix, o, o[1], ymax, tx, tz, &c, err);
       if (st != OP_OK || !c) continue;
       op_bytes tb = {NULL, 0};
       st = op_chf_save(c, &tb, err);
@@ -263,6 +302,7 @@ op_status op_spans_build_all(const op_settings *s, const op_soup *soup, op_bytes
       op_bytes_free(&tb);
       built++;
     }
+  opsp_tri_index_free(ix);
   if (st == OP_OK && b.oom) st = opc_nomem(err, "out");
   if (st != OP_OK) {
     free(b.p);

@@ -1,0 +1,147 @@
+/*
+** onepath_query.h -- public interface of the queries on a tiled mesh (spec/query.md, QRY):
+** the filter, canonical polygon ids, nearest polygon, polygon height, closest points, find
+** path (A* with a total open-list order) and straight path (the funnel, exact signs).
+**
+** A query object is bound to one mesh and owns its node pool and its answer buffers; it keeps
+** no copy of the mesh, so every query sees the mesh as it is (QRY-002). Answers that hold lists
+** (path polygons, corners) point into the query object and stay valid until its next call.
+** Every function returns an op_status and fills a non-NULL op_error (QRY-092).
+*/
+#ifndef ONEPATH_QUERY_H
+#define ONEPATH_QUERY_H
+
+#include "onepath.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ filter (QRY-030 .. QRY-033) */
+
+#define OP_QUERY_AREAS 64
+typedef struct op_query_filter {
+  uint16_t include_flags; /* a polygon passes when flags & include != 0 ... */
+  uint16_t exclude_flags; /* ... and flags & exclude == 0 (QRY-031) */
+  double area_cost[OP_QUERY_AREAS]; /* per area id, finite in [0, 2^24] (QRY-033) */
+} op_query_filter;
+
+/* The default filter (QRY-030): include 0xFFFF, exclude 0, every cost 1. */
+void op_query_filter_init(op_query_filter *f);
+/* QRY-033: out_of_range `filter.costs[i]` for the first bad cost. */
+op_status op_query_filter_check(const op_query_filter *f, op_error *err);
+/* QRY-031 on a polygon's current flags. */
+int op_query_filter_passes(const op_query_filter *f, uint16_t flags);
+
+/* ------------------------------------------------------- canonical polygon id (QRY-023) */
+
+typedef struct op_poly_id {
+  int32_t x, z, layer;
+  uint32_t poly;
+} op_poly_id;
+
+/* The canonical id of a reference (resolved as QRY-022, field `poly`). */
+op_status op_query_poly_id(const op_mesh *m, op_ref ref, op_poly_id *out, op_error *err);
+/* QRY-023's order: negative, 0 or positive. */
+int op_poly_id_compare(const op_poly_id *a, const op_poly_id *b);
+
+/* ---------------------------------------------------------------- the query object */
+
+#define OP_QUERY_DEFAULT_NODES 8192u  /* QRY-060 */
+#define OP_QUERY_MAX_NODES 65536u
+#define OP_QUERY_DEFAULT_PATH 8192u   /* QRY-061 */
+#define OP_QUERY_MAX_PATH 65536u
+#define OP_QUERY_DEFAULT_CORNERS 8192u /* QRY-080 */
+#define OP_QUERY_MAX_CORNERS 262144u
+
+typedef struct op_query op_query;
+
+/* NavMeshQuery.Create (QRY-060): out_of_range `max_nodes` outside [1, 65536]. The mesh must
+** outlive the query object. */
+op_status op_query_create(const op_mesh *m, uint32_t max_nodes, op_query **out, op_error *err);
+void op_query_free(op_query *q);
+
+/* A polygon named by both its reference and its canonical id (QRY-024). */
+typedef struct op_query_poly {
+  op_ref ref;
+  op_poly_id id;
+} op_query_poly;
+
+/* ---------------------------------------------------------- nearest polygon (QRY-050 ..) */
+
+typedef struct op_query_nearest {
+  int found;            /* 0: no candidate (QRY-052), poly and point unset */
+  op_query_poly poly;
+  double point[3];      /* the sample position: the closest point on poly */
+} op_query_nearest;
+
+/* FindNearestPoly (QRY-050 .. QRY-052); filter NULL = the default filter. */
+op_status op_query_nearest_poly(op_query *q, const double center[3], const double half_extents[3],
+                                const op_query_filter *filter, op_query_nearest *out,
+                                op_error *err);
+
+/* ----------------------------------------------------- one polygon (QRY-044 .. QRY-046) */
+
+/* GetPolyHeight: *inside 0 when (x, z) is outside the polygon (then *height is unset). */
+op_status op_query_poly_height(op_query *q, op_ref poly, double x, double z, int *inside,
+                               double *height, op_error *err);
+/* ClosestPointOnPoly: out[3] and *over (pos above/below the polygon). */
+op_status op_query_closest_point(op_query *q, op_ref poly, const double pos[3], double out[3],
+                                 int *over, op_error *err);
+/* ClosestPointOnPolyBoundary. */
+op_status op_query_closest_point_boundary(op_query *q, op_ref poly, const double pos[3],
+                                          double out[3], op_error *err);
+
+/* ----------------------------------------------------------- find path (QRY-060 .. QRY-069) */
+
+typedef enum op_path_status { OP_PATH_FOUND = 0, OP_PATH_NONE = 1 } op_path_status;
+typedef enum op_path_reason {
+  OP_PATH_OK = 0,
+  OP_PATH_DISCONNECTED = 1,
+  OP_PATH_NODE_LIMIT = 2,
+  OP_PATH_PATH_LIMIT = 3
+} op_path_reason;
+/* "found", "no_path"; "disconnected", "node_limit", "path_limit" ("" for OP_PATH_OK). */
+const char *op_path_status_name(op_path_status s);
+const char *op_path_reason_name(op_path_reason r);
+
+typedef struct op_query_path {
+  op_path_status status;
+  op_path_reason reason;
+  op_query_poly start_poly, end_poly; /* the accepted endpoints (QRY-061) */
+  double start_point[3], end_point[3];
+  const op_query_poly *polys; /* the path (found) or the partial route (no path), owned by q */
+  uint32_t npolys;
+  double cost;    /* g of the end node when found, else 0 */
+  uint32_t nodes; /* search nodes used */
+} op_query_path;
+
+/* FindPath; filter NULL = default; max_path in [1, 65536] (OP_QUERY_DEFAULT_PATH). */
+op_status op_query_find_path(op_query *q, const double start[3], const double end[3],
+                             const op_query_filter *filter, uint32_t max_path, op_query_path *out,
+                             op_error *err);
+
+/* -------------------------------------------------------- straight path (QRY-080 .. QRY-085) */
+
+#define OP_CORNER_START 1u
+#define OP_CORNER_END 2u
+#define OP_CORNER_OFFMESH 4u /* reserved (QRY-083) */
+typedef enum op_crossings { OP_CROSS_NONE = 0, OP_CROSS_AREA = 1, OP_CROSS_ALL = 2 } op_crossings;
+
+typedef struct op_query_corner {
+  double point[3];
+  uint8_t flags;
+  op_query_poly poly;
+} op_query_corner;
+
+/* FindStraightPath; max_corners in [1, 262144] (OP_QUERY_DEFAULT_CORNERS); *corners is owned
+** by q. An unknown crossings value is argument `crossings` with the integer as value. */
+op_status op_query_straight_path(op_query *q, const double start[3], const double end[3],
+                                 const op_ref *path, uint32_t npath, op_crossings crossings,
+                                 uint32_t max_corners, const op_query_corner **corners,
+                                 uint32_t *ncorners, op_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* ONEPATH_QUERY_H */

@@ -1,0 +1,327 @@
+/*
+** findpath.c -- FindPath (spec/query.md, section 7: QRY-060 .. QRY-069): endpoints accepted
+** by a nearest-polygon search, A* over polygons with fixed node points and edge costs, and a
+** total open-list order (f, then canonical id), so that the answer depends on nothing but the
+** mesh's tiles, edits and the arguments.
+**
+** The open list is a binary heap under that order; since the order is total, the node taken
+** next is the same as any other structure would give (QRY-067). Nodes are found by reference
+** through an open-addressing table that is only ever looked up, never iterated.
+*/
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "core/internal.h"
+#include "query/query_internal.h"
+
+#define HSCALE 0.999 /* QRY-066 */
+
+/* QRY-067 */
+static int node_less(const opq_node *a, const opq_node *b) {
+  if (a->f != b->f) return a->f < b->f;
+  return op_poly_id_compare(&a->id, &b->id) < 0;
+}
+
+typedef struct search {
+  op_query *q;
+  uint32_t nheap, nnodes;
+} search;
+
+static void heap_set(search *s, uint32_t pos, uint32_t node) {
+  s->q->heap[pos] = node;
+  s->q->nodes[node].heap = pos;
+}
+
+static void sift_up(search *s, uint32_t pos) {
+  uint32_t node = s->q->heap[pos];
+  while (pos > 0) {
+    uint32_t up = (pos - 1) / 2;
+    if (!node_less(&s->q->nodes[node], &s->q->nodes[s->q->heap[up]])) break;
+    heap_set(s, pos, s->q->heap[up]);
+    pos = up;
+  }
+  heap_set(s, pos, node);
+}
+
+static void sift_down(search *s, uint32_t pos) {
+  uint32_t node = s->q->heap[pos];
+  for (;;) {
+    uint32_t c = 2 * pos + 1;
+    if (c >= s->nheap) break;
+    if (c + 1 < s->nheap && node_less(&s->q->nodes[s->q->heap[c + 1]], &s->q->nodes[s->q->heap[c]]))
+      c++;
+    if (!node_less(&s->q->nodes[s->q->heap[c]], &s->q->nodes[node])) break;
+    heap_set(s, pos, s->q->heap[c]);
+    pos = c;
+  }
+  heap_set(s, pos, node);
+}
+
+static void heap_push_or_update(search *s, uint32_t node) {
+  uint32_t pos = s->q->nodes[node].heap;
+  if (pos == UINT32_MAX) {
+    pos = s->nheap++;
+    heap_set(s, pos, node);
+  }
+  sift_up(s, pos); /* a changed node only ever gets a smaller f */
+}
+
+static uint32_t heap_pop(search *s) {
+  uint32_t top = s->q->heap[0];
+  s->q->nodes[top].heap = UINT32_MAX;
+  if (--s->nheap > 0) {
+    heap_set(s, 0, s->q->heap[s->nheap]);
+    sift_down(s, 0);
+  }
+  return top;
+}
+
+static uint32_t hslot(const op_query *q, op_ref r) {
+  return (uint32_t)((r * 0x9E3779B97F4A7C15ull) >> 32) & (q->hcap - 1);
+}
+
+/* The node table is a map from reference to node index; a slot belongs to the current
+** search only when its stamp is the search's, so a search starts by taking a new stamp
+** (O(1)) instead of clearing every slot (a map decides no answer: same results). */
+static int32_t node_find(const op_query *q, op_ref r) {
+  for (uint32_t i = hslot(q, r);; i = (i + 1) & (q->hcap - 1)) {
+    if (q->hstamp[i] != q->stamp) return -1;
+    int32_t k = q->hash[i];
+    if (q->nodes[k].ref == r) return k;
+  }
+}
+
+static void node_insert(op_query *q, op_ref r, int32_t k) {
+  uint32_t i = hslot(q, r);
+  while (q->hstamp[i] == q->stamp) i = (i + 1) & (q->hcap - 1);
+  q->hash[i] = k;
+  q->hstamp[i] = q->stamp;
+}
+
+static void nodes_reset(op_query *q) {
+  if (++q->stamp == 0) { /* wrapped: every slot free again, stamp 0 never in use */
+    memset(q->hstamp, 0, sizeof *q->hstamp * q->hcap);
+    q->stamp = 1;
+  }
+}
+
+/* QRY-064: the centre of a polygon. */
+static void centre(const opq_poly *P, double c[3]) {
+  double v[3];
+  opq_vert(P, 0, c);
+  for (uint32_t k = 1; k < P->n; k++) {
+    opq_vert(P, k, v);
+    c[0] = c[0] + v[0], c[1] = c[1] + v[1], c[2] = c[2] + v[2];
+  }
+  double n = (double)P->n;
+  c[0] = c[0] / n, c[1] = c[1] / n, c[2] = c[2] / n;
+}
+
+/* QRY-061: the value `x,y,z` of an endpoint error. */
+static op_status endpoint_error(op_error *err, const char *name, const double p[3]) {
+  char a[32], b[32], c[32], v[100];
+  op_format_double(a, sizeof a, p[0]);
+  op_format_double(b, sizeof b, p[1]);
+  op_format_double(c, sizeof c, p[2]);
+  snprintf(v, sizeof v, "%s,%s,%s", a, b, c);
+  return op_fail(err, OP_E_RANGE, name, v,
+                 "no polygon within two cells horizontally and the climb plus two cell "
+                 "heights vertically");
+}
+
+static op_status grow_polys(op_query *q, uint32_t n, op_error *err) {
+  if (n <= q->cap_polys) return OP_OK;
+  op_query_poly *p = realloc(q->polys, sizeof *p * n);
+  if (!p) return opc_nomem(err, "query");
+  q->polys = p;
+  q->cap_polys = n;
+  return OP_OK;
+}
+
+/* QRY-069: the route to node k, its first max_path polygons; returns the full length. */
+static op_status route(op_query *q, int32_t k, uint32_t max_path, op_query_path *out,
+                       uint32_t *full, op_error *err) {
+  uint32_t len = 0;
+  for (int32_t i = k; i >= 0; i = q->nodes[i].parent) len++;
+  *full = len;
+  uint32_t keep = len < max_path ? len : max_path;
+  op_status st = grow_polys(q, keep, err);
+  if (st) return st;
+  uint32_t pos = len;
+  for (int32_t i = k; i >= 0; i = q->nodes[i].parent) {
+    pos--;
+    if (pos < keep) {
+      q->polys[pos].ref = q->nodes[i].ref;
+      q->polys[pos].id = q->nodes[i].id;
+    }
+  }
+  out->polys = q->polys;
+  out->npolys = keep;
+  return OP_OK;
+}
+
+const char *op_path_status_name(op_path_status s) {
+  return s == OP_PATH_FOUND ? "found" : "no_path";
+}
+
+const char *op_path_reason_name(op_path_reason r) {
+  switch (r) {
+  case OP_PATH_DISCONNECTED: return "disconnected";
+  case OP_PATH_NODE_LIMIT: return "node_limit";
+  case OP_PATH_PATH_LIMIT: return "path_limit";
+  default: return "";
+  }
+}
+
+op_status op_query_find_path(op_query *q, const double start[3], const double end[3],
+                             const op_query_filter *filter, uint32_t max_path, op_query_path *out,
+                             op_error *err) {
+  if (!q) return op_fail(err, OP_E_ARGUMENT, "query", "NULL", "query is required");
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "out is required");
+  double sp[3], ep[3];
+  op_status st = opq_check_pos(start, "start", sp, err); /* QRY-061 */
+  if (!st) st = opq_check_pos(end, "end", ep, err);
+  op_query_filter def;
+  if (!st) {
+    if (!filter) {
+      op_query_filter_init(&def);
+      filter = &def;
+    } else {
+      st = op_query_filter_check(filter, err);
+    }
+  }
+  if (st) return st;
+  if (max_path < 1 || max_path > OP_QUERY_MAX_PATH)
+    return op_fail_i(err, OP_E_RANGE, "max_path", (long long)max_path, "must be in [1, 65536]");
+  opq_begin(q);
+  /* QRY-061: acceptance boxes */
+  op_mesh_params mp;
+  op_mesh_get_params(q->mesh, &mp);
+  double ext[3];
+  ext[0] = 2.0 * mp.tiling.cell_size;
+  ext[1] = mp.walkable_climb + 2.0 * mp.tiling.cell_height;
+  ext[2] = ext[0];
+  op_query_nearest ns, ne;
+  if ((st = opq_nearest(q->mesh, sp, ext, filter, &ns, err))) return st;
+  if (!ns.found) return endpoint_error(err, "start", sp);
+  if ((st = opq_nearest(q->mesh, ep, ext, filter, &ne, err))) return st;
+  if (!ne.found) return endpoint_error(err, "end", ep);
+  memset(out, 0, sizeof *out);
+  out->start_poly = ns.poly;
+  out->end_poly = ne.poly;
+  memcpy(out->start_point, ns.point, sizeof ns.point);
+  memcpy(out->end_point, ne.point, sizeof ne.point);
+  const double *S = ns.point, *E = ne.point;
+  opq_poly P;
+  if ((st = opq_poly_get_q(q, ns.poly.ref, "start", &P, err))) return st;
+  double cost_s = filter->area_cost[P.area]; /* QRY-032: the current area's cost */
+  if (ns.poly.ref == ne.poly.ref) { /* QRY-068 step 1 */
+    if ((st = grow_polys(q, 1, err))) return st;
+    q->polys[0] = ns.poly;
+    out->status = OP_PATH_FOUND;
+    out->polys = q->polys;
+    out->npolys = 1;
+    out->cost = opq_dist(S, E) * cost_s;
+    out->nodes = 1;
+    return OP_OK;
+  }
+  search s = {q, 0, 0};
+  nodes_reset(q);
+  /* step 2 */
+  opq_node *n0 = &q->nodes[0];
+  n0->ref = ns.poly.ref;
+  n0->id = ns.poly.id;
+  memcpy(n0->pos, S, sizeof n0->pos);
+  n0->g = 0.0;
+  n0->cost = cost_s;
+  n0->h = opq_dist(S, E) * HSCALE;
+  n0->f = n0->g + n0->h;
+  n0->parent = -1;
+  n0->heap = UINT32_MAX;
+  s.nnodes = 1;
+  node_insert(q, n0->ref, 0);
+  heap_push_or_update(&s, 0);
+  op_path_reason reason = OP_PATH_DISCONNECTED;
+  int32_t found = -1;
+  while (s.nheap > 0 && found < 0 && reason == OP_PATH_DISCONNECTED) { /* step 3 */
+    uint32_t ni = heap_pop(&s); /* step 4 */
+    if (q->nodes[ni].ref == ne.poly.ref) {
+      found = (int32_t)ni;
+      break;
+    }
+    if ((st = opq_poly_get_q(q, q->nodes[ni].ref, "path", &P, err))) return st;
+    double cost_n = q->nodes[ni].cost;
+    for (uint32_t li = 0; li < P.nlinks; li++) { /* step 5 */
+      const op_link *lk = &P.links[li];
+      op_ref b = lk->target;
+      int32_t bi = node_find(q, b);
+      double pb[3], cost_b;
+      opq_poly B;
+      if (bi >= 0) { /* its polygon passed the filter when the node was made */
+        opq_node *nb = &q->nodes[bi];
+        memcpy(pb, nb->pos, sizeof pb);
+        cost_b = nb->cost;
+      } else {
+        if ((st = opq_poly_get_q(q, b, "path", &B, err))) return st;
+        if (!op_query_filter_passes(filter, B.flags)) continue; /* QRY-062 */
+        if (b == ne.poly.ref) memcpy(pb, E, sizeof pb);
+        else centre(&B, pb);
+        cost_b = filter->area_cost[B.area];
+      }
+      double L[3], R[3], M[3];
+      opq_portal(&P, lk, L, R);
+      for (int k = 0; k < 3; k++) M[k] = (L[k] + R[k]) * 0.5;
+      /* QRY-065 */
+      double c = opq_dist(q->nodes[ni].pos, M) * cost_n + opq_dist(M, pb) * cost_b;
+      double g = q->nodes[ni].g + c;
+      if (bi < 0) {
+        if (s.nnodes == q->max_nodes) {
+          reason = OP_PATH_NODE_LIMIT;
+          break;
+        }
+        bi = (int32_t)s.nnodes++;
+        opq_node *nb = &q->nodes[bi];
+        nb->ref = b;
+        nb->id = B.id;
+        memcpy(nb->pos, pb, sizeof pb);
+        nb->g = g;
+        nb->cost = cost_b;
+        nb->h = opq_dist(pb, E) * HSCALE; /* QRY-066 */
+        nb->f = nb->g + nb->h;
+        nb->parent = (int32_t)ni;
+        nb->heap = UINT32_MAX;
+        node_insert(q, b, bi);
+        heap_push_or_update(&s, (uint32_t)bi);
+      } else if (g < q->nodes[bi].g) {
+        opq_node *nb = &q->nodes[bi];
+        nb->g = g;
+        nb->f = nb->g + nb->h;
+        nb->parent = (int32_t)ni;
+        heap_push_or_update(&s, (uint32_t)bi); /* reopened if it was closed */
+      }
+    }
+  }
+  out->nodes = s.nnodes;
+  uint32_t full = 0;
+  if (found >= 0) { /* QRY-069 */
+    if ((st = route(q, found, max_path, out, &full, err))) return st;
+    if (full <= max_path) {
+      out->status = OP_PATH_FOUND;
+      out->cost = q->nodes[found].g;
+      return OP_OK;
+    }
+    out->status = OP_PATH_NONE;
+    out->reason = OP_PATH_PATH_LIMIT;
+    return OP_OK;
+  }
+  uint32_t best = 0; /* the best node: least h, then smallest canonical id */
+  for (uint32_t i = 1; i < s.nnodes; i++) {
+    const opq_node *a = &q->nodes[i], *b = &q->nodes[best];
+    if (a->h < b->h || (a->h == b->h && op_poly_id_compare(&a->id, &b->id) < 0)) best = i;
+  }
+  if ((st = route(q, (int32_t)best, max_path, out, &full, err))) return st;
+  out->status = OP_PATH_NONE;
+  out->reason = reason;
+  return OP_OK;
+}

@@ -1,0 +1,107 @@
+/*
+** query_internal.h -- shared by the ref/query/ files (spec/query.md): one polygon read from the
+** mesh in world coordinates, the exact orientation, the geometry of one polygon, the query
+** object's state. Internal: not part of the public API (include/onepath_query.h).
+*/
+#ifndef OPQ_QUERY_INTERNAL_H
+#define OPQ_QUERY_INTERNAL_H
+
+#include "onepath.h"
+#include "onepath_query.h"
+
+/* One polygon of the mesh as a query reads it (QRY-002, QRY-010). */
+typedef struct opq_poly {
+  op_ref ref;
+  op_poly_id id;
+  op_tile_desc v;         /* the tile's arrays (op_tile_view) */
+  const op_poly_desc *p;  /* the polygon */
+  uint32_t n;             /* its vertex count */
+  double x0, z0, oy;      /* FMT-005 x0, z0 and FMT-004 origin_y */
+  uint16_t flags;         /* current (MESH-030) */
+  uint8_t area;
+  const op_link *links;   /* MESH-066, canonical order */
+  uint32_t nlinks;
+} opq_poly;
+
+/* Resolves ref (QRY-022) and reads the polygon; a failure names `field`. */
+op_status opq_poly_get(const op_mesh *m, op_ref ref, const char *field, opq_poly *out,
+                       op_error *err);
+/* World point of polygon vertex k (QRY-010). */
+void opq_vert(const opq_poly *P, uint32_t k, double out[3]);
+/* World point of a tile-local point of P's tile. */
+void opq_local(const opq_poly *P, const float *l, double out[3]);
+/* The reference + canonical id pair of P (QRY-024). */
+void opq_qpoly(const opq_poly *P, op_query_poly *out);
+
+/* QRY-011/QRY-012: exact sign of the orientation of (a, b, c) on x and z. */
+int opq_orient(const double a[3], const double b[3], const double c[3]);
+/* QRY-013 */
+double opq_dist(const double a[3], const double b[3]);
+double opq_dist2(const double a[3], const double b[3]);
+/* QRY-040 */
+int opq_inside(const opq_poly *P, const double p[3]);
+/* QRY-042: the closest boundary point (x, edge height, z) of P to p (x, z). */
+void opq_boundary(const opq_poly *P, const double p[3], double q[3]);
+/* QRY-043: surface height at (x, z). */
+double opq_height(const opq_poly *P, double x, double z);
+/* QRY-045: closest point; returns over. */
+int opq_closest(const opq_poly *P, const double pos[3], double out[3]);
+/* QRY-063: portal ends (left, right) of link lk of P. */
+void opq_portal(const opq_poly *P, const op_link *lk, double left[3], double right[3]);
+
+/* QRY-020, QRY-021: position checks (copy with -0 made +0); `name` is "start", ... */
+op_status opq_check_pos(const double in[3], const char *name, double out[3], op_error *err);
+op_status opq_check_coord(double v, const char *name, double *out, op_error *err);
+
+/* A tile read once per query call (poly.c): the readers are asked once per tile, not per
+** polygon; valid while the epoch of its query object is unchanged (the mesh does not change
+** during one call). */
+typedef struct opq_tcache {
+  uint64_t epoch;
+  uint32_t slot, gen;
+  op_mesh_tile te;
+  op_tile_desc v;
+  const op_link *links;
+  uint32_t nlinks;
+  double x0, z0;
+} opq_tcache;
+#define OPQ_TCACHE 256
+
+/* A search node (QRY-068). */
+typedef struct opq_node {
+  op_ref ref;
+  op_poly_id id;
+  double pos[3];   /* node point (QRY-064) */
+  double g, h, f;
+  double cost;     /* its polygon's cost (QRY-032), read when the node is made */
+  int32_t parent;  /* node index, -1 for the start */
+  uint32_t heap;   /* position in the open heap, UINT32_MAX when not open */
+} opq_node;
+
+struct op_query {
+  const op_mesh *mesh;
+  uint32_t max_nodes;
+  opq_node *nodes;     /* max_nodes */
+  uint32_t *heap;      /* open list, node indices */
+  int32_t *hash;       /* ref -> node index, open addressing, hcap slots */
+  uint32_t *hstamp;    /* slot i is in use by this search when hstamp[i] == stamp */
+  uint32_t hcap, stamp; /* a new search takes a new stamp instead of clearing hash */
+  op_query_poly *polys; /* answer buffer of find path */
+  uint32_t cap_polys;
+  op_query_corner *corners; /* answer buffer of straight path */
+  uint32_t cap_corners;
+  uint64_t epoch;           /* one per public call */
+  opq_tcache tc[OPQ_TCACHE]; /* direct-mapped by slot */
+};
+
+/* opq_poly_get through the query object's tile cache (same answers, same errors). */
+op_status opq_poly_get_q(op_query *q, op_ref ref, const char *field, opq_poly *out,
+                         op_error *err);
+/* Starts a public call: the tile cache forgets every tile. */
+void opq_begin(op_query *q);
+
+/* Nearest polygon with a checked filter and checked box (QRY-050 .. QRY-052). */
+op_status opq_nearest(const op_mesh *m, const double c[3], const double h[3],
+                      const op_query_filter *f, op_query_nearest *out, op_error *err);
+
+#endif
