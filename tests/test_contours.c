@@ -343,11 +343,17 @@ static op_cvert cv(int32_t x, int32_t z, uint16_t reg, uint8_t area) {
   return v;
 }
 
-static uint32_t simp(const op_cvert *raw, uint32_t n, uint8_t area, double e, int32_t len,
-                     uint32_t *out) {
+static uint32_t simp_climb(const op_cvert *raw, uint32_t n, uint8_t area, double e, int32_t len,
+                           int32_t climb, uint32_t *out) {
   uint8_t keep[64];
   uint32_t stack[256];
-  return opct_simplify(raw, n, area, e, len, out, keep, stack);
+  return opct_simplify(raw, n, area, e, len, climb, out, keep, stack);
+}
+
+/* The loops below are flat (every y 0), so REG-225 keeps nothing whatever the climb. */
+static uint32_t simp(const op_cvert *raw, uint32_t n, uint8_t area, double e, int32_t len,
+                     uint32_t *out) {
+  return simp_climb(raw, n, area, e, len, 0, out);
 }
 
 /* REG-210: v1 = (2,1) lies at distance exactly 1 from the segment (0,0)-(4,0) that faces a
@@ -419,6 +425,37 @@ OPT_TEST(simplify_max_edge_len, "REG-212") {
   rf[9] = cv(0, 1, 7, 63);
   m = simp(rf, 10, 63, 0, 6, out);
   OPT_CHECK(m == 5 && out[1] == 3 && vert_is(&rf[out[1]], 3, 0));
+}
+
+/* REG-225: a loop whose first side runs along the tile border (border region 0x8001, area
+** 63) from (0,0) to (8,0) over a hill of heights 0 1 3 6 7 6 3 1 0 (cell heights); then
+** regions 5 and 6 (change points v8, v9, v10; v0 after v10). Border segment v0-v8: L = 8,
+** the farthest vertex in height is v4, num = |7 * 8 - 0| = 56. Climb 7: 56 > 56 is false,
+** nothing kept; climb 6: v4 kept, then v0-v4 (L = 4, heights 0 -> 7): v1 |1*4 - 7*1| = 3,
+** v2 |3*4 - 7*2| = 2, v3 |6*4 - 7*3| = 3, and 3 > 6 * 4 is false (v4-v8 the same by
+** symmetry). Climb 0 keeps every vertex off the straight line: all 11. The same side as a
+** wall (reg 0) is not refined by height (REG-211: collinear, nothing kept). */
+OPT_TEST(simplify_border_height, "REG-225") {
+  static const int32_t H[9] = {0, 1, 3, 6, 7, 6, 3, 1, 0};
+  op_cvert raw[11];
+  for (int k = 0; k <= 8; k++) {
+    raw[k] = cv(k, 0, k < 8 ? OP_REG_BORDER_REGION : 5, 63);
+    raw[k].y = H[k];
+  }
+  raw[9] = cv(8, 1, 6, 63);
+  raw[10] = cv(0, 1, 7, 63);
+  uint32_t out[11];
+  uint32_t m = simp_climb(raw, 11, 63, 1.3, 0, 7, out);
+  OPT_CHECK(m == 4 && out[0] == 0 && out[1] == 8 && out[2] == 9 && out[3] == 10);
+  m = simp_climb(raw, 11, 63, 1.3, 0, 6, out);
+  OPT_CHECK(m == 5 && out[0] == 0 && out[1] == 4 && out[2] == 8);
+  m = simp_climb(raw, 11, 63, 1.3, 0, 2, out);
+  OPT_CHECK(m == 5 && out[1] == 4);
+  m = simp_climb(raw, 11, 63, 1.3, 0, 0, out);
+  OPT_CHECK(m == 11);
+  for (int k = 0; k < 8; k++) raw[k].reg = 0, raw[k].area = 0; /* a wall: not by height */
+  m = simp_climb(raw, 11, 63, 1.3, 0, 0, out);
+  OPT_CHECK(m == 4 && out[1] == 8);
 }
 
 /* REG-213: v0 and v1 share (0,0) (different side keys, both change points): the first of
@@ -841,6 +878,7 @@ OPT_RUN(contour_tile_corners);
 OPT_RUN(simplify_error_exact);
 OPT_RUN(simplify_tie_break);
 OPT_RUN(simplify_max_edge_len);
+OPT_RUN(simplify_border_height);
 OPT_RUN(simplify_degenerate);
 OPT_RUN(contour_bytes);
 OPT_RUN(contour_errors);

@@ -105,6 +105,50 @@ OPT_TEST(terrain_formula, "LVL-031") {
   op_trimesh_free(&m);
 }
 
+/* LVL-035: hills is terrain with wavelength 10 + u2 * 20 and amplitude 1 + u3 * 2, the same
+** draws in the same order: recomputed from the spec's formulas. */
+OPT_TEST(hills_formula, "LVL-035") {
+  enum { N = 6 };
+  op_trimesh m;
+  OPT_CHECK(gen("hills", 0x1234, N, NULL, &m));
+  OPT_CHECK(m.nverts == (N + 1) * (N + 1) && m.ntris == 2 * N * N);
+  op_prng r;
+  op_prng_seed(&r, 0x1234);
+  double fx[4], fz[4], amp[4], ph[4];
+  for (int k = 0; k < 4; k++) {
+    double u[4];
+    for (int q = 0; q < 4; q++) u[q] = op_prng_unit(&r);
+    double s, c, f = TWO_PI / (10 + u[1] * 20);
+    op_sincos(u[0] * TWO_PI, &s, &c, NULL);
+    fx[k] = f * c;
+    fz[k] = f * s;
+    amp[k] = 1 + u[2] * 2;
+    ph[k] = u[3] * TWO_PI;
+  }
+  int same = 1;
+  for (int j = 0; j <= N; j++)
+    for (int i = 0; i <= N; i++) {
+      double y = 0;
+      for (int k = 0; k < 4; k++) {
+        double s, c;
+        op_sincos(fx[k] * i + fz[k] * j + ph[k], &s, &c, NULL);
+        y += amp[k] * s;
+      }
+      const double *v = &m.verts[3 * (j * (N + 1) + i)];
+      same &= v[0] == i && v[2] == j && v[1] == y;
+      same &= fabs(y) <= 12; /* four amplitudes of at most 3 */
+    }
+  OPT_CHECK(same);
+  int up = 1;
+  for (uint32_t t = 0; t < m.ntris; t++) up &= tri_ny(&m, t) == 1; /* LVL-032 */
+  OPT_CHECK(up);
+  op_trimesh t;
+  OPT_CHECK(gen("terrain", 0x1234, N, NULL, &t));
+  OPT_CHECK(t.nverts == m.nverts && memcmp(t.tris, m.tris, 3 * sizeof *t.tris * t.ntris) == 0);
+  op_trimesh_free(&t);
+  op_trimesh_free(&m);
+}
+
 /* Every triangle of a Box5/Box6 faces away from the box: check it on the stairs level,
 ** whose boxes are known. Here: all normals of a city point away from the centre of the
 ** box their quad belongs to (quads come in vertex groups of 4, boxes after the ground). */
@@ -298,9 +342,9 @@ OPT_TEST(dungeon_shape, "LVL-060") {
 
 /* LVL-022: determinism across runs, different seeds differ; errors. */
 OPT_TEST(generate_contract, "LVL-022") {
-  static const char *names[4] = {"terrain", "city", "stairs", "dungeon"};
-  static const uint32_t sizes[4] = {8, 3, 4, 16};
-  for (int i = 0; i < 4; i++) {
+  static const char *names[5] = {"terrain", "city", "stairs", "dungeon", "hills"};
+  static const uint32_t sizes[5] = {8, 3, 4, 16, 8};
+  for (int i = 0; i < 5; i++) {
     op_trimesh a, b, c;
     OPT_CHECK(gen(names[i], 99, sizes[i], NULL, &a));
     OPT_CHECK(gen(names[i], 99, sizes[i], NULL, &b));
@@ -335,6 +379,9 @@ OPT_TEST(generate_contract, "LVL-022") {
   OPT_CHECK(op_level_generate("stairs", 1, 65, NULL, &m, &e) == OP_E_RANGE);
   OPT_CHECK(op_level_generate("dungeon", 1, 9, NULL, &m, &e) == OP_E_RANGE);
   OPT_CHECK(op_level_generate("dungeon", 1, 129, NULL, &m, &e) == OP_E_RANGE);
+  OPT_CHECK(op_level_generate("hills", 1, 0, NULL, &m, &e) == OP_E_RANGE);
+  OPT_CHECK(op_level_generate("hills", 1, 257, NULL, &m, &e) == OP_E_RANGE &&
+            strcmp(e.field, "size") == 0 && strcmp(e.value, "257") == 0);
   op_settings s;
   op_settings_preset("Large", &s, NULL);
   s.max_slope = 85;
@@ -439,6 +486,7 @@ OPT_MAIN_BEGIN
 OPT_RUN(soup_bytes);
 OPT_RUN(soup_load);
 OPT_RUN(terrain_formula);
+OPT_RUN(hills_formula);
 OPT_RUN(city_counts);
 OPT_RUN(stairs_limits);
 OPT_RUN(dungeon_shape);

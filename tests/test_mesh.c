@@ -200,13 +200,14 @@ OPT_TEST(stitch_point_contact, "MESH-022") {
   op_mesh_free(m);
 }
 
-/* Layers: B layer 0 at origin_y 0.5 (gap 0.5 = climb: linked), B' layer 1 at origin_y
-** 0.75 (gap 0.75 > 0.5: not linked), B'' layer 2 at 0.25 (linked). */
+/* Layers, climb 0.5, so reach = 2 * 0.5 = 1 (MESH-023): B layer 0 at origin_y 1 (gaps -1 at
+** both ends, |-1| = reach: linked), B' layer 1 at origin_y 1.25 (gaps -1.25, same sign, > 1:
+** not linked), B'' layer 2 at 0.25 (linked). */
 OPT_TEST(stitch_layers_climb, "MESH-023") {
   op_mesh *m = fx_mesh(0.5, 8);
   add(m, square(0, 0, 0, 0.0));
-  op_ref r0 = add(m, square(1, 0, 0, 0.5));
-  op_ref r1 = add(m, square(1, 0, 1, 0.75));
+  op_ref r0 = add(m, square(1, 0, 0, 1.0));
+  op_ref r1 = add(m, square(1, 0, 1, 1.25));
   op_ref r2 = add(m, square(1, 0, 2, 0.25));
   OPT_CHECK(find_link(m, 0, 0, 1, r0) && !find_link(m, 0, 0, 1, r1) && find_link(m, 0, 0, 1, r2));
   OPT_CHECK(count_ext(m, 0) == 2 && links_symmetric(m));
@@ -218,17 +219,28 @@ OPT_TEST(stitch_layers_climb, "MESH-023") {
 }
 
 /* World heights: A's local y = 0.5 x, so its +x edge is at height 2 from z = 0 to 4.
-** B flat at origin_y 2.5: gap 0.5 = climb, linked; B' at 2.5 + 2^-20: not linked. */
+** Climb 0.5, reach 1 (MESH-023). B flat at origin_y 3: gaps -1 = -reach, linked; B' at
+** 3 + 2^-20: gaps just beyond the reach, same sign: not linked. */
 OPT_TEST(stitch_heights_world, "MESH-023") {
   op_mesh *m = fx_mesh(0.5, 8);
   add(m, strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.5f));
-  op_ref rb = add(m, square(1, 0, 0, 2.5));
-  op_ref rc = add(m, square(1, 0, 1, 2.5 + 1.0 / 1048576.0));
+  op_ref rb = add(m, square(1, 0, 0, 3.0));
+  op_ref rc = add(m, square(1, 0, 1, 3.0 + 1.0 / 1048576.0));
   OPT_CHECK(find_link(m, 0, 0, 1, rb) && !find_link(m, 0, 0, 1, rc));
   /* Across +z: A's top edge runs x 4 -> 0 with world y 2 -> 0. Tile (0,1), a flat
-  ** square at origin_y 1: gaps |2 - 1| = 1 and |0 - 1| = 1 > climb 0.5: no link. */
-  op_ref rd = add(m, square(0, 1, 0, 1.0));
+  ** square at origin_y 3.25: gaps 0 - 3.25 (x = 0) and 2 - 3.25 (x = 4), both negative
+  ** and beyond the reach 1: no link. */
+  op_ref rd = add(m, square(0, 1, 0, 3.25));
   OPT_CHECK(!find_link(m, 0, 0, 2, rd));
+  op_mesh_free(m);
+  /* The edges cross: tile (0,1) flat at origin_y 1.5 against A's top edge: gaps 0 - 1.5 =
+  ** -1.5 (x = 0) and 2 - 1.5 = 0.5 (x = 4), opposite signs: linked, whatever the climb
+  ** (here 0.125, reach 0.25, below both gaps). */
+  m = fx_mesh(0.125, 8);
+  add(m, strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.5f));
+  rd = add(m, square(0, 1, 0, 1.5));
+  const op_link *x = find_link(m, 0, 0, 2, rd);
+  OPT_CHECK(x && x->lo == 0.0f && x->hi == 4.0f && links_symmetric(m));
   op_mesh_free(m);
   /* climb 2: gaps 1 (x = 0) and 1 (x = 4: |2 - 1|) -> linked over the whole edge [0, 4] */
   m = fx_mesh(2.0, 8);
@@ -243,20 +255,24 @@ OPT_TEST(stitch_heights_world, "MESH-023") {
 /* Interpolation inside an edge: A = square with local y = 0.5 z, so its +x edge runs
 ** from (z 0, y 0) to (z 4, y 2). B at (1,0) = flat strips [0,1], [1,4] at origin_y 0.
 ** At z = 1, A's height is 0 + (2 - 0) * ((1 - 0) / (4 - 0)) = 0.5 (MESH-023), so:
-** strip 0: gaps 0 (z 0) and 0.5 (z 1); strip 1: gaps 0.5 (z 1) and 2 (z 4).
-** climb 0.5 links A to strip 0 only; climb 0.4921875 links nothing. */
+** strip 0: gaps 0 (z 0) and 0.5 (z 1); strip 1: gaps 0.5 (z 1) and 2 (z 4), same sign.
+** Climb 0.25 (reach 0.5) links A to both strips (strip 1 by its interpolated end, 0.5 =
+** reach); climb 0.24609375 (reach 0.4921875) links strip 0 only (its gap 0 at z 0). */
 OPT_TEST(stitch_interpolated_gap, "MESH-023") {
-  op_mesh *m = fx_mesh(0.5, 8);
+  op_mesh *m = fx_mesh(0.25, 8);
   add(m, fx_strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f, 0.5));
   op_ref rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
-  const op_link *l = find_link(m, 0, 0, 1, rb);
+  const op_link *l = find_link(m, 0, 0, 1, rb), *l1 = find_link(m, 0, 0, 1, rb + 1);
+  OPT_CHECK(l && l->lo == 0.0f && l->hi == 1.0f);
+  OPT_CHECK(l1 && l1->lo == 1.0f && l1->hi == 4.0f);
+  OPT_CHECK(count_ext(m, 0) == 2 && links_symmetric(m));
+  op_mesh_free(m);
+  m = fx_mesh(0.24609375, 8);
+  add(m, fx_strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f, 0.5));
+  rb = add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
+  l = find_link(m, 0, 0, 1, rb);
   OPT_CHECK(l && l->lo == 0.0f && l->hi == 1.0f);
   OPT_CHECK(!find_link(m, 0, 0, 1, rb + 1) && count_ext(m, 0) == 1 && links_symmetric(m));
-  op_mesh_free(m);
-  m = fx_mesh(0.4921875, 8);
-  add(m, fx_strip_tile(0, 0, 0, 0.0, 1, CUT1, 0.0f, 0.0f, 0.5f, 0.5));
-  add(m, strip_tile(1, 0, 0, 0.0, 2, CUT2, 0.0f, 0.0f));
-  OPT_CHECK(count_ext(m, 0) == 0 && count_ext(m, 1) == 0);
   op_mesh_free(m);
 }
 

@@ -12,6 +12,7 @@ M.LEVELS = {
   city = { name = "city", seed = "0000000000000007", size = 2 },
   stairs = { name = "stairs", seed = "00000000000000a1", size = 12 },
   dungeon = { name = "dungeon", seed = "0000000000000003", size = 16 },
+  hills = { name = "hills", seed = "00000000000000a1", size = 24 },
 }
 M.PARTITIONS = { "watershed", "monotone", "layers" }
 M.PRESETS = { "Humanoid", "Small" }

@@ -9,9 +9,9 @@
 -- max_verts_per_poly vertices; internal neighbour codes mutual (FMT-020); every vertex
 -- inside the tile's square and 0 <= y <= 16384 * cell_size (FMT-010, FMT-011, POLY-215);
 -- portal edges on their side (FMT-021); and, for portal edges of side-by-side tiles that
--- the mesh links (they overlap, MESH-022, and their gap is within the climb, MESH-023: the
--- floors of one column are told apart by height), each edge is covered by the edges of
--- the other side it links with. Pairs of linked edges whose intervals differ (a region
+-- the mesh links (they overlap, MESH-022, and they cross or a gap at an end of the overlap is
+-- within twice the climb, MESH-023: the floors of one column are told apart by height), each
+-- edge is covered by the edges of the other side it links with. Pairs of linked edges whose intervals differ (a region
 -- boundary meets the side in one tile only) are counted in res.mismatched. Returns the number of polygons and twice the walkable area (world
 -- units^2, from the binary32 positions).
 local M = {}
@@ -25,7 +25,14 @@ local function height(e, u)
   if u == e[3] then return e[4] end
   return e[2] + (e[4] - e[2]) * ((u - e[1]) / (e[3] - e[1]))
 end
-local function gap_ok(e, f, u, s) return math.abs(height(e, u) - height(f, u)) <= s.walkable_climb end
+-- MESH-023: edges e and f over [lo, hi] link when they cross, or either end's gap is within
+-- twice the climb
+local function gaps_link(e, f, lo, hi, s)
+  local g0, g1 = height(e, lo) - height(f, lo), height(e, hi) - height(f, hi)
+  local reach = 2 * s.walkable_climb
+  return (g0 < 0 and g1 > 0) or (g0 > 0 and g1 < 0) or math.abs(g0) <= reach or
+         math.abs(g1) <= reach
+end
 
 function M.check_mesh(t, res, s)
   local fw = f32(s.tile_cells * s.cell_size)
@@ -100,7 +107,7 @@ function M.check_mesh(t, res, s)
     local fs = {}
     for _, f in ipairs(list) do
       local lo, hi = math.max(e[1], f[1]), math.min(e[3], f[3])
-      if lo < hi and gap_ok(e, f, lo, s) and gap_ok(e, f, hi, s) then
+      if lo < hi and gaps_link(e, f, lo, hi, s) then
         fs[#fs + 1] = f
         if not (e[1] == f[1] and e[3] == f[3]) then mismatched = mismatched + 1 end
       end

@@ -1,5 +1,5 @@
 /*
-** levels.c -- level generators (terrain, city, stairs, dungeon) and the canonical
+** levels.c -- level generators (terrain, city, stairs, dungeon, hills) and the canonical
 ** triangle bytes. Implements spec/levels.md (LVL-010 .. LVL-060). Every binary64
 ** operation is written in the order the spec gives it; PRNG draws are one call per
 ** value in the spec's order (MATH-046).
@@ -166,8 +166,10 @@ static op_status sincos_ok(double a, double *s, double *c, op_error *err) {
   return op_sincos(a, s, c, err);
 }
 
-/* LVL-030 .. LVL-032 */
-static op_status gen_terrain(gen *g, op_prng *r, uint32_t n, op_error *err) {
+/* LVL-030 .. LVL-032; `hills` (LVL-035) is the same with other wave ranges: wavelength
+** lam0 + u2 * lam1, amplitude amp0 + u3 * amp1. */
+static op_status gen_waves(gen *g, op_prng *r, uint32_t n, double lam0, double lam1,
+                           double amp0, double amp1, op_error *err) {
   double fx[4], fz[4], amp[4], phase[4];
   for (int k = 0; k < 4; k++) { /* LVL-030 */
     double u1 = op_prng_unit(r);
@@ -175,14 +177,14 @@ static op_status gen_terrain(gen *g, op_prng *r, uint32_t n, op_error *err) {
     double u3 = op_prng_unit(r);
     double u4 = op_prng_unit(r);
     double theta = u1 * TWO_PI;
-    double lambda = 8 + u2 * 24;
+    double lambda = lam0 + u2 * lam1;
     double f = TWO_PI / lambda;
     double s, c;
     op_status st = sincos_ok(theta, &s, &c, err);
     if (st != OP_OK) return st;
     fx[k] = f * c;
     fz[k] = f * s;
-    amp[k] = 0.25 + u3 * 1.25;
+    amp[k] = amp0 + u3 * amp1;
     phase[k] = u4 * TWO_PI;
   }
   for (uint32_t j = 0; j <= n; j++) /* LVL-031 */
@@ -205,6 +207,16 @@ static op_status gen_terrain(gen *g, op_prng *r, uint32_t n, op_error *err) {
       add_tri(g, a, c, b);
     }
   return OP_OK;
+}
+
+/* LVL-030 */
+static op_status gen_terrain(gen *g, op_prng *r, uint32_t n, op_error *err) {
+  return gen_waves(g, r, n, 8, 24, 0.25, 1.25, err);
+}
+
+/* LVL-035 */
+static op_status gen_hills(gen *g, op_prng *r, uint32_t n, op_error *err) {
+  return gen_waves(g, r, n, 10, 20, 1, 2, err);
 }
 
 /* ------------------------------------------------------------ city */
@@ -358,13 +370,13 @@ static op_status gen_dungeon(gen *g, op_prng *r, uint32_t G, op_error *err) {
 op_status op_level_generate(const char *name, uint64_t seed, uint32_t size,
                             const op_settings *settings, op_trimesh *out, op_error *err) {
   int kind = -1;
-  static const char *names[4] = {"terrain", "city", "stairs", "dungeon"};
-  static const uint32_t lo[4] = {1, 1, 1, 10}, hi[4] = {1024, 16, 64, 128}; /* LVL-030 .. LVL-060 */
-  for (int i = 0; i < 4; i++)
+  static const char *names[5] = {"terrain", "city", "stairs", "dungeon", "hills"};
+  static const uint32_t lo[5] = {1, 1, 1, 10, 1}, hi[5] = {1024, 16, 64, 128, 256}; /* LVL-030 .. LVL-060, LVL-035 */
+  for (int i = 0; i < 5; i++)
     if (name && strcmp(name, names[i]) == 0) kind = i;
   if (kind < 0)
     return op_fail(err, OP_E_ARGUMENT, "name", name ? name : "",
-                   "level name must be terrain, city, stairs or dungeon");
+                   "level name must be terrain, city, stairs, dungeon or hills");
   if (size < lo[kind] || size > hi[kind])
     return op_fail_i(err, OP_E_RANGE, "size", size, "size outside the generator's range");
   op_settings hum;
@@ -394,7 +406,8 @@ op_status op_level_generate(const char *name, uint64_t seed, uint32_t size,
   case 0: st = gen_terrain(&g, &r, size, err); break;
   case 1: st = gen_city(&g, &r, size, err); break;
   case 2: st = gen_stairs(&g, size, settings, err); break;
-  default: st = gen_dungeon(&g, &r, size, err); break;
+  case 3: st = gen_dungeon(&g, &r, size, err); break;
+  default: st = gen_hills(&g, &r, size, err); break;
   }
   if (st == OP_OK && g.oom) st = opc_nomem(err, "size");
   if (st != OP_OK) {

@@ -1,5 +1,5 @@
 /*
-** mesh_links.c -- stitching of the TiledNavMesh (spec/navmesh-mesh.md, MESH-020..MESH-025):
+** mesh_links.c -- stitching of the TiledNavMesh (spec/navmesh-mesh.md, MESH-020..MESH-026):
 ** each tile's portal edges by side, the column index, the internal and external links of a
 ** tile in canonical order (MESH-024), and the all-or-nothing relink of the single
 ** operations and of a snapshot load (which also remakes the canonical tile order of the
@@ -86,6 +86,14 @@ static double edge_y(float pa, double ya, float pb, double yb, float u) {
   if (u == pb) return yb;
   double t = ((double)u - (double)pa) / ((double)pb - (double)pa);
   return ya + (yb - ya) * t;
+}
+
+/* MESH-023: edges whose gaps at the ends of their overlap are g0 and g1 link when the gaps
+** have opposite signs (the edges cross), or when either is within twice the climb. */
+static int gap_links(double g0, double g1, double climb) {
+  const double reach = 2 * climb; /* exact */
+  if ((g0 < 0 && g1 > 0) || (g0 > 0 && g1 < 0)) return 1;
+  return absd(g0) <= reach || absd(g1) <= reach;
 }
 
 /* The column index (opm_col_index, mesh_internal.h): (x, z, layer) is unique in a mesh
@@ -193,9 +201,7 @@ static void link_tile(link_vec *lv, const op_mesh *m, const portal *e, const opm
     double za = N->origin_y + (double)wa[1], zb = N->origin_y + (double)wb[1];
     double g0 = edge_y(e->va[k], e->ya, e->vb[k], e->yb, lo) - edge_y(wa[k], za, wb[k], zb, lo);
     double g1 = edge_y(e->va[k], e->ya, e->vb[k], e->yb, hi) - edge_y(wa[k], za, wb[k], zb, hi);
-    if (!(absd(g0) <= m->params.walkable_climb) ||
-        !(absd(g1) <= m->params.walkable_climb)) /* MESH-023 */
-      continue;
+    if (!gap_links(g0, g1, m->params.walkable_climb)) continue; /* MESH-023 */
     op_link l = {e->p, (uint8_t)e->i, (uint8_t)e->side, (uint8_t)w->j,
                  opm_make_ref(ns->gen, ns->index, w->q), lo, hi};
     lv_push(lv, &l);

@@ -316,7 +316,7 @@ int cli_set_2d(cli_ctx *ctx, op_settings2d *s, const char *kv) {
 }
 
 static uint32_t default_size(const char *level) {
-  if (!strcmp(level, "terrain")) return 16;
+  if (!strcmp(level, "terrain") || !strcmp(level, "hills")) return 16;
   if (!strcmp(level, "city")) return 2;
   if (!strcmp(level, "stairs")) return 8;
   return 12; /* dungeon */
@@ -367,8 +367,9 @@ int cli_input_option(cli_ctx *ctx, cli_args *a, cli_input3d *in, int *status) {
       return -1;
     }
   } else if (!strcmp(o, "--level")) {
-    if (strcmp(v, "terrain") && strcmp(v, "city") && strcmp(v, "stairs") && strcmp(v, "dungeon")) {
-      *status = cli_usage_error(ctx, "--level '%s': expected terrain, city, stairs or dungeon", v);
+    if (strcmp(v, "terrain") && strcmp(v, "city") && strcmp(v, "stairs") && strcmp(v, "dungeon") &&
+        strcmp(v, "hills")) {
+      *status = cli_usage_error(ctx, "--level '%s': expected terrain, city, stairs, dungeon or hills", v);
       return -1;
     }
     in->level = v;

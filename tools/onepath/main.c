@@ -53,16 +53,16 @@ static const char *HELP =
   "\n"
   "SHAPE: --cylinder X,Y,Z,R,H | --box MINX,MINY,MINZ,MAXX,MAXY,MAXZ |\n"
   "       --obox CX,CY,CZ,HX,HY,HZ,YAW | --volume AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...]\n"
-  "levels: terrain, city, stairs, dungeon (levels.md). partitions: watershed, monotone,\n"
+  "levels: terrain, city, stairs, dungeon, hills (levels.md). partitions: watershed, monotone,\n"
   "layers. Pictures are top-down: +x right, +z down. See docs/cli.md.\n"
   "exit status: 0 success, 1 the operation failed, 2 bad arguments\n";
 
 #define INPUT3D_HELP \
   "input (exactly one):\n" \
   "  --obj FILE             a Wavefront OBJ file (v and f lines)\n" \
-  "  --level NAME           terrain, city, stairs or dungeon (levels.md)\n" \
+  "  --level NAME           terrain, city, stairs, dungeon or hills (levels.md)\n" \
   "  --seed HEX             1 to 16 hex digits (default 1)\n" \
-  "  --size N               the generator's size (default 16, 2, 8, 12)\n" \
+  "  --size N               the generator's size (default 16, 2, 8, 12, 16)\n" \
   "settings (preset first, then --set and --partition in order):\n" \
   "  --preset NAME          Humanoid (default), Small or Large\n" \
   "  --set KEY=VALUE        one setting, keys below\n" \

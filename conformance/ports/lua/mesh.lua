@@ -208,7 +208,10 @@ local function links_of(mesh, s)
                 if lo < hi then
                   local g0 = height(ep, lo) - height(eq, lo)
                   local g1 = height(ep, hi) - height(eq, hi)
-                  if math.abs(g0) <= climb and math.abs(g1) <= climb then
+                  -- MESH-023: the edges cross, or either end within twice the climb
+                  local reach = 2 * climb
+                  if (g0 < 0 and g1 > 0) or (g0 > 0 and g1 < 0) or math.abs(g0) <= reach
+                     or math.abs(g1) <= reach then
                     out[#out + 1] = { pi - 1, j - 1, side, k - 1, make_ref(gen_of(mesh, ns), ns, qi - 1), lo, hi }
                   end
                 end

@@ -10,7 +10,7 @@ local strips = fx.strips
 local ref = fx.ref
 
 return {
-  title = "Stitching: two tiles, partial overlaps, a 2x2 block, layers within and beyond the climb",
+  title = "Stitching: two tiles, partial overlaps, a 2x2 block, layers within and beyond the reach",
   clauses = { "MESH-010", "MESH-012", "MESH-013", "MESH-017", "MESH-020", "MESH-021", "MESH-022",
               "MESH-023", "MESH-024", "MESH-040", "MESH-041", "MESH-043", "MESH-044", "MESH-050" },
   run = function(t)
@@ -33,10 +33,10 @@ return {
     add(strips(1, 1, 0, 0.25, { 0, 1, 3, 4 }))
     t:checkpoint("block-2x2", "mesh", t:call("mesh.save", { mesh = m }).bytes)
 
-    -- second and third layers at (2,0): 0.5 above B (gap = climb: linked) and 0.75 above
-    -- (beyond the climb: not linked)
-    add(strips(2, 0, 0, 0.5, { 0, 4 }))
-    add(strips(2, 0, 1, 0.75, { 0, 2, 4 }))
+    -- second and third layers at (2,0): 1 above B (gap = twice the climb, MESH-023's reach:
+    -- linked) and 1.25 above (beyond the reach at both ends: not linked)
+    add(strips(2, 0, 0, 1, { 0, 4 }))
+    add(strips(2, 0, 1, 1.25, { 0, 2, 4 }))
     add(strips(2, 0, 2, -0.5, { 0, 3, 4 }))
     t:checkpoint("layers", "mesh", t:call("mesh.save", { mesh = m }).bytes)
 

@@ -208,8 +208,9 @@ static op_status trace_all(const op_chf *chf, const op_span_graph *g, const uint
   return OP_OK;
 }
 
-/* REG-209 .. REG-213 for every loop. */
-static op_status simplify_all(op_contour_set *cs, const op_contour_params *p, op_error *err) {
+/* REG-209 .. REG-213, REG-225 for every loop. */
+static op_status simplify_all(op_contour_set *cs, const op_contour_params *p, int32_t climb,
+                              op_error *err) {
   cs->simp = malloc(((size_t)cs->nraw + 1) * sizeof *cs->simp);
   if (!cs->simp) return opc_nomem(err, "memory");
   cs->nsimp = 0;
@@ -227,7 +228,7 @@ static op_status simplify_all(op_contour_set *cs, const op_contour_params *p, op
     op_cloop *l = &cs->loops[k];
     l->simp_start = cs->nsimp;
     l->nsimp = opct_simplify(cs->raw + l->raw_start, l->nraw, l->area, p->max_error,
-                             p->max_edge_len, cs->simp + cs->nsimp, keep, stack);
+                             p->max_edge_len, climb, cs->simp + cs->nsimp, keep, stack);
     cs->nsimp += l->nsimp;
   }
   free(keep);
@@ -253,7 +254,7 @@ op_status op_contours_build(const op_chf *chf, const uint16_t *reg, const op_con
   if (!cs.edge_loop) st = opc_nomem(err, "memory");
   if (st == OP_OK) st = trace_all(chf, &g, reg, &cs, err);
   op_span_graph_free(&g);
-  if (st == OP_OK) st = simplify_all(&cs, p, err);
+  if (st == OP_OK) st = simplify_all(&cs, p, chf->walkable_climb, err);
   if (st == OP_OK) st = opct_join(&cs, err);
   if (st != OP_OK) {
     op_contour_set_free(&cs);

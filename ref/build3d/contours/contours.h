@@ -42,11 +42,12 @@ op_status opct_walk(const op_chf *chf, const op_span_graph *g, const uint16_t *r
 op_cvert opct_raw_vertex(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
                          uint32_t i, int d);
 
-/* REG-209 .. REG-213: the simplified form of one raw loop, as ascending raw indices in
+/* REG-209 .. REG-213, REG-225 (climb: WalkableClimb, cell heights): the simplified form of
+** one raw loop, as ascending raw indices in
 ** out (room for nraw entries). Returns the count (0 when fewer than 3 remain). Scratch:
 ** keep (nraw bytes) and stack (4 * nraw entries), owned by the caller. */
 uint32_t opct_simplify(const op_cvert *raw, uint32_t nraw, uint8_t loop_area,
-                       double max_error, int32_t max_edge_len, uint32_t *out,
+                       double max_error, int32_t max_edge_len, int32_t climb, uint32_t *out,
                        uint8_t *keep, uint32_t *stack);
 
 /* REG-215: twice the signed area of a closed vertex list (x, z). */

@@ -1,7 +1,8 @@
 /*
 ** contours_simplify.c -- contours of a region partition, part 2: simplification with
 ** MaxSimplificationError, MaxEdgeLen splitting, degenerate segments, and holes joined to
-** outlines (spec/build3d-regions.md section 6, REG-209 .. REG-213, REG-216 .. REG-220).
+** outlines (spec/build3d-regions.md section 6, REG-209 .. REG-213, REG-225, REG-216 ..
+** REG-220).
 ** Every test is in exact integers (coordinates are grid corners, at most 2^14).
 */
 #include <math.h>
@@ -131,6 +132,44 @@ static void split_long(const op_cvert *raw, uint32_t n, uint8_t *keep, uint32_t 
   }
 }
 
+/* REG-225: refines a segment along the tile border from kept a to kept b (raw indices, b
+** after a in walk order, cyclic) by height: the raw vertex strictly between them farthest
+** from the straight line in y (first in walk order on ties) is kept while that distance is
+** strictly more than `climb` cell heights; then both halves the same way. The raw vertices
+** of such a segment lie on one line of constant x or z, the along-coordinate u is the other. */
+static void refine_height(const op_cvert *raw, uint32_t n, uint8_t *keep, uint32_t *stack,
+                          uint32_t a0, uint32_t b0, int64_t climb) {
+  uint32_t sp = 0;
+  stack[sp++] = a0;
+  stack[sp++] = b0;
+  while (sp) {
+    uint32_t b = stack[--sp], a = stack[--sp];
+    const op_cvert *A = &raw[a], *B = &raw[b];
+    int along_z = A->x == B->x;
+    int64_t L = along_z ? (int64_t)B->z - A->z : (int64_t)B->x - A->x;
+    if (L < 0) L = -L;
+    if (L == 0) continue;
+    uint32_t best = n;
+    int64_t bn = 0;
+    for (uint32_t c = (a + 1) % n; c != b; c = (c + 1) % n) {
+      int64_t t = along_z ? (int64_t)raw[c].z - A->z : (int64_t)raw[c].x - A->x;
+      if (t < 0) t = -t;
+      int64_t num = ((int64_t)raw[c].y - A->y) * L - ((int64_t)B->y - A->y) * t;
+      if (num < 0) num = -num;
+      if (best == n || num > bn) {
+        best = c;
+        bn = num;
+      }
+    }
+    if (best == n || !(bn > climb * L)) continue;
+    keep[best] = 1;
+    stack[sp++] = best;
+    stack[sp++] = b;
+    stack[sp++] = a;
+    stack[sp++] = best;
+  }
+}
+
 static uint32_t collect(const uint8_t *keep, uint32_t n, uint32_t *out) {
   uint32_t m = 0;
   for (uint32_t j = 0; j < n; j++)
@@ -138,9 +177,9 @@ static uint32_t collect(const uint8_t *keep, uint32_t n, uint32_t *out) {
   return m;
 }
 
-/* REG-209 .. REG-213 */
+/* REG-209 .. REG-213, REG-225 */
 uint32_t opct_simplify(const op_cvert *raw, uint32_t n, uint8_t loop_area,
-                       double max_error, int32_t max_edge_len, uint32_t *out,
+                       double max_error, int32_t max_edge_len, int32_t climb, uint32_t *out,
                        uint8_t *keep, uint32_t *stack) {
   if (n < 3) return 0;
   memset(keep, 0, n);
@@ -166,6 +205,12 @@ uint32_t opct_simplify(const op_cvert *raw, uint32_t n, uint8_t loop_area,
     uint32_t a = out[s], b = out[(s + 1) % m];
     if (raw[a].reg == 0 || raw[a].area != loop_area)
       refine(raw, n, keep, stack, a, b, e2);
+  }
+  /* REG-225: refine the segments along the tile border by height */
+  for (uint32_t s = 0; s < m; s++) {
+    uint32_t a = out[s], b = out[(s + 1) % m];
+    if (raw[a].reg & OP_REG_BORDER)
+      refine_height(raw, n, keep, stack, a, b, climb < 0 ? 0 : climb);
   }
   /* REG-212: split long wall segments */
   if (max_edge_len > 0) {

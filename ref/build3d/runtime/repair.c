@@ -467,7 +467,7 @@ static int new_cmp(const void *x, const void *y) {
   return (a->key > b->key) - (a->key < b->key);
 }
 
-/* REG-209 .. REG-213 for every new loop (after rotation). */
+/* REG-209 .. REG-213, REG-225 for every new loop (after rotation). */
 static op_status simplify_new(rp *w, op_error *err) {
   uint32_t maxn = 1;
   for (uint32_t k = 0; k < w->nnew; k++)
@@ -485,7 +485,8 @@ static op_status simplify_new(rp *w, op_error *err) {
     rp_new *l = &w->nw[k];
     l->simp0 = ns;
     l->nsimp = opct_simplify(w->traw + l->raw0, l->nraw, l->area, w->p->max_error,
-                                   w->p->max_edge_len, w->tsimp + ns, keep, stack);
+                             w->p->max_edge_len, w->view->walkable_climb, w->tsimp + ns, keep,
+                             stack); /* REG-225 */
     ns += l->nsimp;
   }
   free(keep);
