@@ -517,12 +517,25 @@ int opc_lua_run(lua_State *L, const scen_entry *e, scen_result *res, golden *got
   int rc = read_checkpoints(L, ri, got);
   if (trace && r->trace) {
     lua_getfield(L, ri, "trace");
-    size_t nt = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0;
-    for (size_t i = 0; i < nt; i++) {
+    size_t nt = lua_istable(L, -1) ? (size_t)lua_rawlen(L, -1) : 0, total = 0, at = 0;
+    for (size_t i = 0; i < nt; i++) { /* sizes first: one allocation, linear in the trace */
       lua_rawgeti(L, -1, (lua_Integer)i + 1);
-      str_appendf(trace, "%s\n", lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
+      size_t k = 0;
+      if (lua_tolstring(L, -1, &k)) total += k;
+      total += 1;
       lua_pop(L, 1);
     }
+    char *t = malloc(total + 1);
+    for (size_t i = 0; t && i < nt; i++) {
+      lua_rawgeti(L, -1, (lua_Integer)i + 1);
+      size_t k = 0;
+      const char *line = lua_tolstring(L, -1, &k);
+      if (line) memcpy(t + at, line, k), at += k;
+      t[at++] = '\n';
+      lua_pop(L, 1);
+    }
+    if (t) t[at] = '\0';
+    *trace = t;
     lua_pop(L, 1);
   }
   lua_pop(L, 2);
