@@ -49,7 +49,8 @@ static int usage(void) {
           "       op-conform diff A B [--kind K] [--layout L]   (two artifact files, CONF-204)\n"
           "option for run --port: --svg DIR (pictures of differing artifacts, CONF-205)\n"
           "options for all: --source DIR (the kit's source tree)\n"
-          "options for run --port and check-traces: --expect-fail FILE (expected failures)\n");
+          "options for run --port and check-traces: --expect-fail FILE (expected failures)\n"
+          "option for run: --fail-fast (stop at the first failing scenario; scripts/mutate.lua)\n");
   return 2;
 }
 
