@@ -37,6 +37,14 @@ typedef enum op_status {
   OP_E_NOMEM = 5
 } op_status;
 
+/* Tests only (spec/conformance.md CONF-059): an allocation counter the host owns (the
+** protocol: its session). The *_counted builds count in n every allocation they make and
+** make the one that brings n to fail_at fail as if memory ran out (fail_at 0: never). */
+typedef struct op_alloc_count {
+  uint64_t n;       /* allocations counted so far */
+  uint64_t fail_at; /* 0, or k: the k-th counted allocation fails */
+} op_alloc_count;
+
 typedef struct op_error {
   op_status kind;
   char field[96];    /* spec'd name of the offending field, e.g. "polys[3].verts[1]" */

@@ -89,6 +89,9 @@ op_status op_build2d_tilemap(const op_settings2d *s, const uint8_t *cells, int32
 typedef struct op_build2d_limits {
   uint64_t max_tiles;      /* 0: OP_BUDGET2D_TILES */
   uint64_t max_grid_cells; /* 0: OP_BUDGET2D_GRID_CELLS */
+  uint64_t max_snap_passes; /* 0: 64 (G2D-058); 1 .. 64 lowers the slicer's maximum (T2D-083) */
+  op_alloc_count *alloc;   /* tests only (spec/conformance.md CONF-059): NULL, or the
+                              counter of the triangulation's allocations (T2D-035) */
 } op_build2d_limits;
 op_status op_build2d_outlines_limited(const op_settings2d *s, const op_outline2d *outlines,
                                       size_t noutlines, const op_outline2d *obstacles,

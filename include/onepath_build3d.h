@@ -243,6 +243,7 @@ typedef struct op_hf {
   uint32_t *head;   /* width * depth: lowest span of column z * width + x, or OP_HF_NONE */
   op_hf_span *pool; /* span storage (indices stable) */
   uint32_t npool, cap, free_list, count; /* count = live spans */
+  op_alloc_count *alloc; /* tests only (CONF-059): NULL, or the counter of its allocations */
 } op_hf;
 
 /* Validates a grid (SPAN-100). */
@@ -321,6 +322,12 @@ op_status op_soup_frame(const op_soup *soup, double origin[3], double *ymax, op_
 op_status op_spans_build_tile(const op_settings *s, const op_soup *soup, const double origin[3],
                               double y0, double y1, int32_t tx, int32_t tz, op_chf **out,
                               op_error *err);
+/* Tests only (spec/conformance.md CONF-059): the same, with every allocation of the tile's
+** stages (selection, heightfield, compaction, erosion) counted on al; NULL counts nothing. */
+op_status op_spans_build_tile_counted(const op_settings *s, const op_soup *soup,
+                                      const double origin[3], double y0, double y1, int32_t tx,
+                                      int32_t tz, op_alloc_count *al, op_chf **out,
+                                      op_error *err);
 /* The same tile from a chunked mesh (SPAN-064, SPAN-181): byte for byte the soup's. */
 op_status op_spans_build_tile_chunked(const op_settings *s, const op_chunked *ch,
                                       const double origin[3], double y0, double y1, int32_t tx,

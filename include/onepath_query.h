@@ -141,6 +141,81 @@ op_status op_query_straight_path(op_query *q, const double start[3], const doubl
                                  uint32_t max_corners, const op_query_corner **corners,
                                  uint32_t *ncorners, op_error *err);
 
+/* ------------------------------- surface queries (spec/query-surface.md, QSF-100 .. QSF-199) */
+
+#define OP_QUERY_DEFAULT_VISITED 256u /* QSF-101 */
+#define OP_QUERY_MAX_VISITED 65536u
+
+typedef enum op_ray_status { OP_RAY_END = 0, OP_RAY_WALL = 1, OP_RAY_LIMIT = 2 } op_ray_status;
+/* "end", "wall", "limit" (QSF-106). */
+const char *op_ray_status_name(op_ray_status s);
+
+typedef struct op_query_ray {
+  op_ray_status status;
+  double t;          /* end: 1; wall: the hit parameter; limit: entry of the last polygon */
+  double normal[3];  /* wall: unit normal of the hit edge pointing into the polygon; else 0 */
+  uint32_t edge;     /* wall: the hit edge of the last polygon; else 0 */
+  uint32_t npolys;   /* polygons written to visited, the start polygon first */
+  double cost;       /* with_costs: QSF-107; else 0 */
+} op_query_ray;
+
+/* RayCast (QSF-100 .. QSF-108): from start (inside polygon start_ref) toward end in the
+** ground plane; visited[0 .. max_visited-1] receives the polygons crossed, max_visited in
+** [1, 65536]; filter NULL = default. */
+op_status op_query_raycast(op_query *q, op_ref start_ref, const double start[3],
+                           const double end[3], const op_query_filter *filter, int with_costs,
+                           op_query_poly *visited, uint32_t max_visited, op_query_ray *out,
+                           op_error *err);
+
+typedef struct op_query_move {
+  double point[3];    /* the end position, inside poly (QSF-115) */
+  op_query_poly poly; /* the polygon of the end position (the last of visited) */
+  uint32_t nvisited;  /* the route from the start polygon to poly, written to visited */
+  int truncated;      /* 1 when a neighbour was left out for the cap (QSF-113) */
+} op_query_move;
+
+/* MoveAlongSurface (QSF-110 .. QSF-116): visited holds max_visited entries, max_visited in
+** [1, 65536] is also the cap of the search; filter NULL = default. */
+op_status op_query_move_along_surface(op_query *q, op_ref start_ref, const double start[3],
+                                      const double end[3], const op_query_filter *filter,
+                                      op_query_poly *visited, uint32_t max_visited,
+                                      op_query_move *out, op_error *err);
+
+#define OP_QUERY_DEFAULT_POLYS 256u /* QSF-120 */
+#define OP_QUERY_MAX_POLYS 65536u
+
+/* QueryPolygons (QSF-120 .. QSF-122): the polygons passing the filter whose bounds meet the
+** box, in canonical-id order, at most max_polys of them (in [1, 65536]) into polys;
+** *truncated 1 when more met the box. */
+op_status op_query_polys_in_box(op_query *q, const double center[3], const double half_extents[3],
+                                const op_query_filter *filter, op_query_poly *polys,
+                                uint32_t max_polys, uint32_t *npolys, int *truncated,
+                                op_error *err);
+
+typedef struct op_query_random {
+  int found;          /* 0: no polygon with area passes the filter (no draw taken) */
+  op_query_poly poly;
+  double point[3];    /* inside poly, at its surface height */
+} op_query_random;
+
+/* FindRandomPoint (QSF-130 .. QSF-133): four draws of prng (MATH) when found. */
+op_status op_query_random_point(op_query *q, const op_query_filter *filter, op_prng *prng,
+                                op_query_random *out, op_error *err);
+
+typedef struct op_query_wall {
+  int found;          /* a wall within the radius */
+  double distance;    /* to the nearest wall, else the radius */
+  double point[3];    /* found: the nearest wall point */
+  double normal[3];   /* found: unit plane vector from the wall point toward the centre */
+  uint32_t nvisited;  /* polygons searched */
+  int truncated;      /* the cap left a neighbour out (QSF-142) */
+} op_query_wall;
+
+/* FindDistanceToWall (QSF-140 .. QSF-143): radius in (0, 2^22], max_visited in [1, 65536]. */
+op_status op_query_distance_to_wall(op_query *q, op_ref start_ref, const double center[3],
+                                    double radius, const op_query_filter *filter,
+                                    uint32_t max_visited, op_query_wall *out, op_error *err);
+
 #ifdef __cplusplus
 }
 #endif

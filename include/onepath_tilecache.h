@@ -71,6 +71,24 @@ op_status op_tilecache_snapshot_load(op_tilecache *c, const uint8_t *data, size_
 /* Frees the cache and its mesh; NULL-safe. */
 void op_tilecache_free(op_tilecache *c);
 
+/* TileCache.Layer (RT-154): layer `layer` of the cached layer-first tile (tx, tz) for the
+** areas in force now (RT-041), as Update builds it (RT-085; the repair RT-101 .. RT-105 when
+** the switch is on and its preconditions hold, the same bytes, RT-106): the region value of
+** every span of the layer view (u16 each), the contour set's canonical bytes (REG-222) and
+** its edge map (u32 per edge key, REG-214), little-endian. Errors: argument `cache` (not
+** layer first), argument `tile` ("tx,tz": no cached tile there), out_of_range `layer` (not
+** below the tile's layer count). Release with op_tilecache_layer_data_free. */
+typedef struct op_tilecache_layer_data {
+  uint32_t nspans;   /* spans of the layer view */
+  uint32_t nregions; /* ordinary regions (REG-150) */
+  op_bytes regions;  /* 2 * nspans bytes */
+  op_bytes contours; /* REG-222 */
+  op_bytes edges;    /* 16 * nspans bytes */
+} op_tilecache_layer_data;
+op_status op_tilecache_layer(op_tilecache *c, int32_t tx, int32_t tz, uint32_t layer,
+                             op_tilecache_layer_data *out, op_error *err);
+void op_tilecache_layer_data_free(op_tilecache_layer_data *d); /* frees the byte strings; NULL-safe */
+
 /* Counters of the work a cache did (for benchmarks and tests; not state, never in a
 ** snapshot). Cumulative since the build; op_tilecache_stats_reset zeroes them. */
 typedef struct op_tilecache_stats {

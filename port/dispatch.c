@@ -26,7 +26,14 @@ typedef struct slot {
 struct opd_session {
   slot *slots; /* handle h lives in slots[h - 1] */
   size_t n, cap;
+  uint64_t arm_after;   /* CONF-059: fail_alloc's k for the next request, 0 = none */
+  op_alloc_count alloc; /* CONF-059: the running request's counter */
+  int alloc_live;       /* 1 while a request armed by fail_alloc runs */
 };
+
+void opd_arm_alloc(opd_session *s, uint64_t after) { s->arm_after = after; }
+
+op_alloc_count *opd_alloc(opd_session *s) { return s->alloc_live ? &s->alloc : NULL; }
 
 opd_session *opd_session_new(void) { return calloc(1, sizeof(opd_session)); }
 
@@ -141,12 +148,14 @@ op_status opd_nomem(op_error *err, const char *field) {
 /* ------------------------------------------------------------------ op lookup */
 
 extern const opd_op opd_ops_query[]; /* query.* (port/ops_query.c; spec/query.md QRY-090) */
+extern const opd_op opd_ops_query_surface[]; /* port/ops_query_surface.c; QSF-190 */
 
 /* Every op table of the server, in lookup order (the first table naming an op wins). */
 static const opd_op *const op_tables[] = {
     opd_ops_session, opd_ops_math,    opd_ops_format,   opd_ops_mesh,
     opd_ops_build3d, opd_ops_spans,   opd_ops_regions,  opd_ops_contours,
-    opd_ops_polys,   opd_ops_pipeline, opd_ops_build2d, opd_ops_tilecache, opd_ops_query};
+    opd_ops_polys,   opd_ops_pipeline, opd_ops_build2d, opd_ops_tilecache, opd_ops_query,
+    opd_ops_query_surface};
 
 const opd_op *const *opd_op_tables(size_t *n) {
   *n = sizeof op_tables / sizeof *op_tables;
@@ -255,7 +264,13 @@ void opd_execute(opd_session *s, const char *line, size_t len, opj_w *out) {
   opj_w res;
   opj_w_init(&res);
   size_t n0 = s->n;
+  /* CONF-059: an armed session counts this request's allocations; the arming is used up */
+  s->alloc.n = 0;
+  s->alloc.fail_at = s->arm_after;
+  s->alloc_live = s->arm_after != 0;
+  s->arm_after = 0;
   op_status st = op->fn(s, jargs ? jargs : &empty_args, &res, &e);
+  s->alloc_live = 0;
   if (st == OP_OK && res.oom) st = op_fail(&e, OP_E_NOMEM, "answer", "", "answer too large");
   if (st != OP_OK) {
     if (e.kind == OP_OK) e.kind = st;

@@ -69,6 +69,12 @@ extern const opd_op opd_ops_pipeline[]; /* build3d.soup, .chunk, .heightfield (p
 extern const opd_op opd_ops_polys[];    /* polys.build_tile (port/ops_polys.c; added by POLYGONS) */
 extern const opd_op opd_ops_tilecache[]; /* tilecache.* (port/ops_tilecache.c; RT-150) */
 
+/* CONF-059 (tests only): fail_alloc arms the session so that the next request's
+** after-th counted allocation fails (0 disarms); opd_alloc is that request's counter while
+** it runs, NULL when the session is not armed (the builds then count nothing). */
+void opd_arm_alloc(opd_session *s, uint64_t after);
+op_alloc_count *opd_alloc(opd_session *s);
+
 /* Kind-agnostic drop (session op "drop"); 0, or -1 if no such live handle. */
 int opd_drop_any(opd_session *s, int64_t handle);
 /* The op of that name in the tables (session, math, format, mesh: first wins), or NULL. */

@@ -191,28 +191,31 @@ static op_status finish(opd_session *s, const op_settings2d *st2, op_tile **tile
   return answer(s, m, tiles, n, res, err);
 }
 
-/* T2D-083: the optional `limits` object {max_tiles, max_grid_cells}, integers in [0, 2^53]
-** (0 or absent: the default of T2D-081). */
+/* T2D-083: the optional `limits` object {max_tiles, max_grid_cells, max_snap_passes},
+** integers in [0, 2^53] (the passes in [0, 64]; 0 or absent: the defaults of T2D-081 and
+** G2D-058). */
 static op_status dec_limits(const opj *args, op_build2d_limits *l, op_error *err) {
-  static const char *const names[2] = {"max_tiles", "max_grid_cells"};
+  static const char *const names[3] = {"max_tiles", "max_grid_cells", "max_snap_passes"};
+  static const int64_t hi[3] = {(int64_t)1 << 53, (int64_t)1 << 53, 64}; /* T2D-083 */
   memset(l, 0, sizeof *l);
   const opj *jl = opj_get(args, "limits");
   if (!jl || jl->type == OPJ_NULL) return OP_OK;
   if (jl->type != OPJ_OBJ) return opd_arg_error(err, "limits", "must be an object");
-  uint64_t *dst[2] = {&l->max_tiles, &l->max_grid_cells};
+  uint64_t *dst[3] = {&l->max_tiles, &l->max_grid_cells, &l->max_snap_passes};
   size_t known = 0;
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < 3; k++) {
     const opj *v = opj_get(jl, names[k]);
     if (!v) continue;
     known++;
     int64_t x;
     char f[40];
     snprintf(f, sizeof f, "limits.%s", names[k]);
-    op_status st = get_int(v, f, 0, (int64_t)1 << 53, &x, err);
+    op_status st = get_int(v, f, 0, hi[k], &x, err);
     if (st) return st;
     *dst[k] = (uint64_t)x;
   }
-  if (known != jl->n) return opd_arg_error(err, "limits", "members: max_tiles, max_grid_cells");
+  if (known != jl->n)
+    return opd_arg_error(err, "limits", "members: max_tiles, max_grid_cells, max_snap_passes");
   return OP_OK;
 }
 
@@ -228,6 +231,7 @@ static op_status op_outlines(opd_session *s, const opj *args, opj_w *res, op_err
   if ((st = dec_outlines(args, "obstacles", &ob, err))) { olist_free(&o); return st; }
   op_build2d_limits lim;
   if ((st = dec_limits(args, &lim, err))) { olist_free(&o); olist_free(&ob); return st; }
+  lim.alloc = opd_alloc(s); /* CONF-059 */
   op_tile **tiles = NULL;
   size_t n = 0;
   st = op_build2d_outlines_tiles_limited(&st2, o.o, o.n, ob.o, ob.n, &lim, &tiles, &n, err);
@@ -268,6 +272,7 @@ static op_status op_tilemap(opd_session *s, const opj *args, opj_w *res, op_erro
   if ((st = dec_outlines(args, "obstacles", &ob, err))) { free(cells); return st; }
   op_build2d_limits lim;
   if ((st = dec_limits(args, &lim, err))) { free(cells); olist_free(&ob); return st; }
+  lim.alloc = opd_alloc(s); /* CONF-059 */
   op_tile **tiles = NULL;
   size_t n = 0;
   st = op_build2d_tilemap_tiles_limited(&st2, cells, (int32_t)w, (int32_t)h, mo, mc, ob.o, ob.n,

@@ -54,6 +54,19 @@ static op_status op_drop(opd_session *s, const opj *args, opj_w *res, op_error *
   return OP_OK;
 }
 
+/* CONF-059 (tests only): fail_alloc {after} -> {} arms the session: the next request's
+** after-th counted allocation fails; after 0 arms nothing. */
+static op_status op_fail_alloc(opd_session *s, const opj *args, opj_w *res, op_error *err) {
+  (void)res;
+  int64_t k;
+  if (opj_int(opj_get(args, "after"), INT64_MIN, INT64_MAX, &k))
+    return opd_arg_error(err, "after", "after must be an integer");
+  if (k < 0 || k > (int64_t)UINT32_MAX)
+    return op_fail_i(err, OP_E_RANGE, "after", k, "after must be in [0, 2^32 - 1]");
+  opd_arm_alloc(s, (uint64_t)k);
+  return OP_OK;
+}
+
 /* CONF-053: echo reads each member as the value form its name says and writes it back
 ** in canonical form; it lets a port check its value encodings. */
 static op_status echo_member(const char *name, const opj *arr, opj_w *res, op_error *err) {
@@ -113,6 +126,7 @@ static op_status op_echo(opd_session *s, const opj *args, opj_w *res, op_error *
 const opd_op opd_ops_session[] = {
     {"drop", op_drop},
     {"echo", op_echo},
+    {"fail_alloc", op_fail_alloc},
     {"hello", op_hello},
     {NULL, NULL},
 };

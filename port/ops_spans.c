@@ -130,7 +130,6 @@ static op_status dec_tile(const opj *args, int64_t *tx, int64_t *tz, op_error *e
 /* SPAN-190 */
 static op_status op_spans_build_tile_op(opd_session *ss, const opj *args, opj_w *res,
                                         op_error *err) {
-  (void)ss;
   spans_args a;
   op_status st = dec_args(args, &a, err);
   int64_t tx = 0, tz = 0;
@@ -147,7 +146,8 @@ static op_status op_spans_build_tile_op(opd_session *ss, const opj *args, opj_w 
     double o[3], ymax;
     st = op_soup_frame(&soup, o, &ymax, err);
     if (st == OP_OK && !chunked)
-      st = op_spans_build_tile(&a.s, &soup, o, o[1], ymax, (int32_t)tx, (int32_t)tz, &c, err);
+      st = op_spans_build_tile_counted(&a.s, &soup, o, o[1], ymax, (int32_t)tx, (int32_t)tz,
+                                       opd_alloc(ss), &c, err); /* CONF-059 */
     if (st == OP_OK && chunked) { /* SPAN-064: the same bytes as the soup's */
       op_chunked *ch = NULL;
       st = op_chunked_create(&soup, csize, &ch, err);

@@ -249,6 +249,9 @@ static op_status snapshot_load_op(opd_session *ss, const opj *args, opj_w *res, 
   return st;
 }
 
+/* tilecache.layer (RT-154): port/ops_tilecache_layer.c */
+op_status opd_tilecache_layer_op(opd_session *ss, const opj *args, opj_w *res, op_error *err);
+
 const opd_op opd_ops_tilecache[] = {
     {"tilecache.soup", soup_op},
     {"tilecache.chunk", chunk_op},
@@ -261,5 +264,6 @@ const opd_op opd_ops_tilecache[] = {
     {"tilecache.queue", queue_op},
     {"tilecache.snapshot_save", snapshot_save_op},
     {"tilecache.snapshot_load", snapshot_load_op},
+    {"tilecache.layer", opd_tilecache_layer_op},
     {NULL, NULL},
 };

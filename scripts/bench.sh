@@ -176,7 +176,18 @@ for size in 4 8; do
   fi
 done
 
-echo "bench: queries against Detour ($(load))"; bash scripts/bench-query.sh --no-install "${q[@]}" >"$out/query-run.txt" 2>&1 || loud "bench-query failed (see $out/query-run.txt)"
+echo "bench: queries against Detour ($(load))"; l=$(load)
+bash scripts/bench-query.sh --no-install "${q[@]}" >"$out/query-run.txt" 2>&1 || loud "bench-query failed (see $out/query-run.txt)"
+# one row per level of query.txt: "### LEVEL: time per query" then the four-calls row (CPU us)
+qrows=$(awk -F'|' '/^### .*: time per query/ { lv = $0; sub(/^### /, "", lv); sub(/: time per query.*/, "", lv) }
+  /the four calls/ && lv != "" { gsub(/ /, "", $3); gsub(/ /, "", $4); print lv "|" $3 "|" $4; lv = "" }' "$out/query.txt" 2>/dev/null)
+if [ -n "$qrows" ]; then
+  while IFS='|' read -r lv o d; do
+    row "queries $lv, nearest x2 + find path + straight path (CPU us per query)" "$o" "Detour $d" "$(ratio "$o" "$d")" "$l"
+  done <<<"$qrows"
+else
+  noanchor "queries against Detour" "-" "$(grep -m1 -i 'not found\|skipped\|error' "$out/query-run.txt" || echo 'no table in query.txt')" "$l"
+fi
 # 2D builder (issue 8): there is no anchor for it
 echo "bench: 2D builder ($(load))"
 l=$(load)

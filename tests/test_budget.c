@@ -93,7 +93,7 @@ OPT_TEST(budget_2d, "T2D-082") {
   s.snap_bits = 0;
   double xy[8] = {0, 0, 3, 0, 3, 3, 0, 3};
   op_outline2d o = {xy, 4};
-  op_build2d_limits l = {9, 0};
+  op_build2d_limits l = {9, 0, 0, NULL};
   op_mesh *m = NULL;
   op_error e;
   OPT_CHECK(op_build2d_outlines_limited(&s, &o, 1, NULL, 0, &l, &m, &e) == OP_OK);

@@ -53,9 +53,32 @@
 ** state changed since the last one. On failure the harness prints the oracle's message
 ** (the first tile and field that differ) and the trace, then aborts.
 **
-** OP_FUZZ_LIB_NO_TRACE_CMP: scripts/fuzz.sh links this harness's libFuzzer build against a
-** library built without comparison tracing (three times the execs per second here; the
-** input bytes are small decisions, not magic values that tracing would help to find).
+** Speed (issue 17; every oracle above compares what it compared before). Each point in two
+** sentences:
+**  - OP_FUZZ_LIB_NO_TRACE_CMP: scripts/fuzz.sh and fuzz/oss-fuzz/build.sh link this
+**    harness's libFuzzer build against a library whose ref/build3d/ objects have no
+**    comparison tracing. The input bytes are small decisions, not magic values that
+**    tracing would help to find, and the tracing of the pipeline's loops was half the time.
+**  - Twin pool: the three twins are cached builds of the main build's request, kept with
+**    the oracle session across inputs (up to POOL_N) and reset by RestoreState of the
+**    snapshot each saved right after its build. A restore costs about a tenth of a build,
+**    and RT-133/RT-134 make the reset twin the freshly built one (a new twin is reset the
+**    same way before its first use, so no verdict depends on what ran before).
+**  - Fresh builds (oracle 2) call the op's own decoder and Mesh3DPipeline.Build* on one
+**    thread, without the op's tile copies and handles, and their mesh bytes are remembered
+**    (MEMO_N, least recently used replaced). POLY-228 makes the bytes those of any thread
+**    count, and a build is a pure function of its request text; the memo's buffers are
+**    allocated once so that a growing memo does not make libFuzzer re-run inputs.
+**  - Links are compared field by field (link_same) and printed only when they differ. The
+**    verdict is that of comparing the printed texts, whose printing was 3.5 % of the time.
+**  - libFuzzer re-runs an input that allocated more blocks than it freed: an input that
+**    built a twin frees as many blocks of a ballast (bal_even), and twins are reset at the
+**    end of each input. Leak detection is unchanged for every other input.
+**  - Under libFuzzer the harness puts -entropic_feature_frequency_threshold=0 before the
+**    command line's flags (LLVMFuzzerInitialize; a flag given there wins). libFuzzer's
+**    entropic bookkeeping otherwise scans a list of every feature seen fewer than 255 times
+**    for each of ~5000 features per input, a quarter of the time of the first thousands.
+** Measured in fuzz/history/README.md ("Cost").
 */
 #include <inttypes.h>
 #include <math.h>
@@ -72,7 +95,7 @@
 #include "onepath_pipeline.h"
 #include "onepath_tilecache.h"
 #include "opj.h"
-#include "ops_settings.h"
+#include "ops_pipeline.h"
 #include "optrace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -123,15 +146,18 @@ typedef struct fresh_memo {
 /* Oracle 2's fresh builds are pure functions of their request text, and inputs repeat
 ** them (the RT-015 build of the same level, the same live set after a removal), so their
 ** mesh bytes are remembered across checkpoints and inputs: up to MEMO_N requests, the
-** oldest replaced first, at most MEMO_BYTES in all. This is the harness's only state that
-** outlives an input; it changes no verdict (a hit returns the bytes the build would). */
-#define MEMO_N 32
+** least recently used replaced first, at most MEMO_BYTES in all. With the twin pool (below)
+** this is the state that outlives an input; it changes no verdict (a hit returns the bytes
+** the build would). */
+#define MEMO_N 256
 #define MEMO_BYTES (64u << 20)
 typedef struct memo_set {
-  fresh_memo e[MEMO_N];
+  fresh_memo e[MEMO_N]; /* most recently used first */
   uint64_t key[MEMO_N]; /* xxh3 of sig, to skip most comparisons */
-  unsigned next;        /* the slot replaced next */
+  unsigned n;
   size_t bytes;
+  int ready; /* the MEMO_N entries' buffers are allocated */
+  uint64_t hits, misses; /* statistics (OP_FUZZ_HIST_STATS) */
 } memo_set;
 static memo_set memos;
 
@@ -380,6 +406,17 @@ static void link_key(const meshv *slots, const uint8_t *l, char *out, size_t cap
            l[5], r ? r->x : -999999, r ? r->z : -999999, r ? r->layer : -1, poly, l[6], rd32(l + 16), rd32(l + 20));
 }
 
+/* The fields link_key prints, compared without printing (the comparison runs for every
+** link at every checkpoint): equal exactly when the two link_key texts are equal. */
+static int link_same(const meshv *sa, const uint8_t *la, const meshv *sb, const uint8_t *lb) {
+  if (memcmp(la, lb, 7) != 0 || memcmp(la + 16, lb + 16, 8) != 0) return 0;
+  uint64_t ta = rd64(la + 8), tb = rd64(lb + 8);
+  if ((ta & 0xFFFFFu) != (tb & 0xFFFFFu)) return 0;
+  const rec *ra = by_slot(sa, (uint32_t)(ta >> 20) & 0x3FFFFFu), *rb = by_slot(sb, (uint32_t)(tb >> 20) & 0x3FFFFFu);
+  if (!ra || !rb) return !ra && !rb;
+  return ra->x == rb->x && ra->z == rb->z && ra->layer == rb->layer;
+}
+
 /* Compares two meshes tile by tile by (x, z, layer): tile bytes, links (targets by
 ** position), edits when `edits`. 0 if equal, else the first difference in out. */
 static int content_diff(const op_bytes *a, const op_bytes *b, int edits, char *out, size_t cap) {
@@ -412,29 +449,32 @@ static int content_diff(const op_bytes *a, const op_bytes *b, int edits, char *o
       goto out2;
     }
     const rec *q = &sb[j];
-    char head[48];
-    snprintf(head, sizeof head, "tile %d,%d,%d: ", p->x, p->z, p->layer);
+    char head[48]; /* (printed only for a message) */
+#define HEAD() (snprintf(head, sizeof head, "tile %d,%d,%d: ", p->x, p->z, p->layer), head)
     if (pass == 0 && (p->tlen != q->tlen || memcmp(p->tile, q->tile, p->tlen) != 0)) {
       char d[400];
       tile_diff(p, q, d, sizeof d);
-      snprintf(out, cap, "%s%s", head, d);
+      snprintf(out, cap, "%s%s", HEAD(), d);
       goto out2;
     }
     if (pass == 0) continue;
     if (edits && (p->nedits != q->nedits || memcmp(p->edits, q->edits, 8 * (size_t)p->nedits) != 0)) {
-      snprintf(out, cap, "%spolygon edits differ (%u vs %u records)", head, p->nedits, q->nedits);
+      snprintf(out, cap, "%spolygon edits differ (%u vs %u records)", HEAD(), p->nedits, q->nedits);
       goto out2;
     }
     for (uint32_t k = 0; k < p->nlinks || k < q->nlinks; k++) {
+      if (k < p->nlinks && k < q->nlinks && link_same(&va, p->links + 24 * (size_t)k, &vb, q->links + 24 * (size_t)k))
+        continue;
       char la[160] = "(none)", lb[160] = "(none)";
       if (k < p->nlinks) link_key(&va, p->links + 24 * (size_t)k, la, sizeof la);
       if (k < q->nlinks) link_key(&vb, q->links + 24 * (size_t)k, lb, sizeof lb);
       if (strcmp(la, lb) != 0) {
-        snprintf(out, cap, "%slink %u (of %u vs %u): %s vs %s", head, k, p->nlinks, q->nlinks, la, lb);
+        snprintf(out, cap, "%slink %u (of %u vs %u): %s vs %s", HEAD(), k, p->nlinks, q->nlinks, la, lb);
         goto out2;
       }
     }
   }
+#undef HEAD
   r = 0;
 out2:
   free(sa);
@@ -922,6 +962,88 @@ static opj_doc *base_settings(hist *h, const opj *args) {
 }
 
 
+/* The memo entry of a fresh build's request text, moved to the front (least recently used
+** last); NULL on a miss. */
+static fresh_memo *memo_find(const char *req, size_t len, uint64_t key) {
+  for (unsigned i = 0; i < memos.n; i++) {
+    fresh_memo *e = &memos.e[i];
+    if (memos.key[i] != key || strlen(e->sig) != len || memcmp(e->sig, req, len)) continue;
+    fresh_memo hit = *e;
+    memmove(&memos.e[1], &memos.e[0], i * sizeof memos.e[0]);
+    memmove(&memos.key[1], &memos.key[0], i * sizeof memos.key[0]);
+    memos.e[0] = hit;
+    memos.key[0] = key;
+    return &memos.e[0];
+  }
+  return NULL;
+}
+
+/* Remembers a fresh build's mesh bytes at the front, in the least recently used entry. The
+** MEMO_N entries' buffers are allocated once (memo_init) and then only resized
+** (realloc): libFuzzer runs an input a second time (and then a leak check) whenever it
+** allocated more blocks than it freed, which a growing memo would make most inputs do. */
+static void memo_init(void) {
+  for (unsigned i = 0; !memos.ready && i < MEMO_N; i++) {
+    memos.e[i].sig = malloc(1);
+    memos.e[i].mesh.data = malloc(1);
+    if (!memos.e[i].sig || !memos.e[i].mesh.data) abort();
+    memos.e[i].sig[0] = '\0';
+    memos.e[i].mesh.len = 0;
+  }
+  memos.ready = 1;
+}
+
+static void memo_put(const char *req, size_t len, uint64_t key, const op_bytes *mesh) {
+  memo_init(); /* (done by LLVMFuzzerInitialize under libFuzzer) */
+  while (memos.n && (memos.n == MEMO_N || memos.bytes + len + mesh->len > MEMO_BYTES)) {
+    fresh_memo *old = &memos.e[--memos.n];
+    memos.bytes -= strlen(old->sig) + old->mesh.len;
+  }
+  fresh_memo e = memos.e[memos.n]; /* an unused entry: its buffers are reused */
+  char *sig = realloc(e.sig, len + 1);
+  uint8_t *data = realloc(e.mesh.data, mesh->len + 1);
+  if (!sig || !data) abort();
+  memcpy(sig, req, len);
+  sig[len] = '\0';
+  memcpy(data, mesh->data, mesh->len);
+  e.sig = sig;
+  e.mesh.data = data;
+  e.mesh.len = mesh->len;
+  memmove(&memos.e[1], &memos.e[0], memos.n * sizeof memos.e[0]);
+  memmove(&memos.key[1], &memos.key[0], memos.n * sizeof memos.key[0]);
+  memos.e[0] = e;
+  memos.key[0] = key;
+  memos.n++;
+  memos.bytes += len + mesh->len;
+}
+
+/* The plain build of a build3d.* request (text), as its op runs it (opd_pl_decode, then
+** Mesh3DPipeline.Build*, POLY-230 .. POLY-232) but on one thread (POLY-228: the same bytes
+** for any thread count; no worker threads to start per build) and without the op's tile
+** copies and handles (POLY-233), which the oracle does not read: its mesh.save bytes. */
+static op_status plain_build(const char *req, size_t len, op_bytes *out, op_error *err) {
+  opj_doc *d = opj_parse(req, len, NULL, 0);
+  const opj *args = d ? opj_get(opj_root(d), "args") : NULL, *op = d ? opj_get(opj_root(d), "op") : NULL;
+  if (!args || !op || op->type != OPJ_STR) abort();
+  opd_pl_input in = !strcmp(op->str, "build3d.soup") ? OPD_PL_SOUP : !strcmp(op->str, "build3d.chunk") ? OPD_PL_CHUNK
+                                                                                                     : OPD_PL_COLUMNS;
+  opd_pl_args a;
+  op_pipeline_result r;
+  op_pipeline_options o;
+  memset(&r, 0, sizeof r);
+  memset(&o, 0, sizeof o);
+  o.threads = 1;
+  op_status st = opd_pl_decode(args, in, &a, err);
+  if (st == OP_OK && in == OPD_PL_SOUP) st = op_pipeline_build_soup_opt(&a.sd.s, &a.soup, &o, NULL, &r, err);
+  else if (st == OP_OK && in == OPD_PL_CHUNK) st = op_pipeline_build_chunk_opt(&a.sd.s, a.chunk, &o, NULL, &r, err);
+  else if (st == OP_OK) st = op_pipeline_build_heightfield_opt(&a.sd.s, &a.cols, &o, NULL, &r, err);
+  if (st == OP_OK) st = op_mesh_save(r.mesh, out, err);
+  op_pipeline_result_free(&r);
+  opd_pl_args_free(&a);
+  opj_free(d);
+  return st;
+}
+
 /* Oracle 2's reference: mesh.save of a fresh plain build with the model's live obstacles
 ** and volumes. Returns 0, or -1 when the build cannot be formed (no base settings). */
 static int fresh_build(hist *h, op_bytes *out, char *reqtext, size_t rcap) {
@@ -943,10 +1065,10 @@ static int fresh_build(hist *h, op_bytes *out, char *reqtext, size_t rcap) {
   if (w.oom) abort();
   snprintf(reqtext, rcap, "%.*s", (int)w.len, w.buf);
   uint64_t key = op_hash64((const uint8_t *)w.buf, w.len);
-  for (unsigned i = 0; i < MEMO_N; i++) {
-    const fresh_memo *e = &memos.e[i];
-    if (memos.key[i] != key || !e->sig || strlen(e->sig) != w.len || memcmp(e->sig, w.buf, w.len))
-      continue;
+  const fresh_memo *e = memo_find(w.buf, w.len, key);
+  if (e) memos.hits++;
+  else memos.misses++;
+  if (e) {
     opj_w_free(&w);
     out->data = malloc(e->mesh.len + 1);
     if (!out->data) abort();
@@ -954,37 +1076,220 @@ static int fresh_build(hist *h, op_bytes *out, char *reqtext, size_t rcap) {
     out->len = e->mesh.len;
     return 0;
   }
-  opj_doc *d = run(h->os, w.buf, w.len);
-  int64_t mh = 0;
-  if (!ok_of(d) || opj_int(opj_get(ok_of(d), "mesh"), 1, INT64_MAX, &mh))
-    fail(h, "oracle 2: the fresh build %.600s failed: %s %s = %s (%s)", w.buf, err_str(d, "kind"), err_str(d, "field"),
-         err_str(d, "value"), err_str(d, "message"));
-  opj_free(d);
-  if (read_bytes(h, h->os, "mesh.save", "mesh", mh, out)) fail(h, "oracle 2: mesh.save of the fresh build failed");
-  opj_free(runf(h, h->os, "{\"id\":0,\"op\":\"drop\",\"args\":{\"handle\":%" PRId64 "}}", mh));
-  while (memos.bytes + w.len + out->len > MEMO_BYTES && memos.bytes) { /* make room */
-    fresh_memo *old = &memos.e[memos.next];
-    memos.bytes -= old->sig ? strlen(old->sig) + old->mesh.len : 0;
-    free(old->sig), old->sig = NULL;
-    op_bytes_free(&old->mesh);
-    memos.next = (memos.next + 1) % MEMO_N;
-  }
-  fresh_memo *memo = &memos.e[memos.next];
-  memos.bytes -= memo->sig ? strlen(memo->sig) + memo->mesh.len : 0;
-  memos.key[memos.next] = key;
-  memos.next = (memos.next + 1) % MEMO_N;
-  free(memo->sig);
-  op_bytes_free(&memo->mesh);
-  memos.bytes += w.len + out->len;
-  memo->sig = malloc(w.len + 1);
-  memo->mesh.data = malloc(out->len + 1);
-  if (!memo->sig || !memo->mesh.data) abort();
-  memcpy(memo->sig, w.buf, w.len);
-  memo->sig[w.len] = '\0';
-  memcpy(memo->mesh.data, out->data, out->len);
-  memo->mesh.len = out->len;
+  op_error err;
+  memset(&err, 0, sizeof err);
+  if (plain_build(w.buf, w.len, out, &err) != OP_OK)
+    fail(h, "oracle 2: the fresh build %.600s failed: %s %s = %s (%s)", w.buf, op_status_name(err.kind), err.field,
+         err.value, err.message);
+  memo_put(w.buf, w.len, key, out);
   opj_w_free(&w);
   return 0;
+}
+
+/* ------------------------------------------- twin caches kept across inputs */
+
+/* The three twins of an input (repair-off, slicing, restore) are cached builds of the main
+** build's request (with `repair` set): pure functions of that text. Rather than building
+** them for every input, the oracle session and its twins outlive the input: a twin is
+** leased from this pool by its request text and reset by RestoreState of the snapshot it
+** saved right after its build (RT-133; about a tenth of a build), which RT-134 makes
+** equivalent to the fresh build. A newly built twin is reset the same way before its first
+** lease, so a twin is always "built, then restored from its own first snapshot" whatever
+** ran before (its last-built areas forgotten, RT-133, which after a build equal the
+** first-build areas, so RT-013 step 2 does what step 1 would: no verdict depends on the
+** pool). The oracle session is renewed before its handles run out (CONF-043). */
+#define POOL_N 48
+#define POOL_RENEW_HANDLE ((int64_t)1 << 22)
+typedef struct twin_slot {
+  char *req; /* the twin's build request (JSON text): the key */
+  uint64_t key;
+  cache c;           /* handles in the kept oracle session */
+  op_bytes pristine; /* tilecache.snapshot_save right after the build */
+  int64_t ans[4];    /* the build's answer: ntx, ntz, built, npolys */
+  int busy;          /* leased to the current input */
+  int used;          /* leased since it was reset */
+  uint64_t last;     /* lease tick (the least recently leased is replaced first) */
+} twin_slot;
+
+static struct keep_state {
+  opd_session *os; /* the oracle session */
+  twin_slot pool[POOL_N];
+  uint64_t tick;
+  int64_t top; /* the highest handle the session handed out */
+  uint64_t hits, builds; /* statistics (OP_FUZZ_HIST_STATS) */
+} keep;
+
+/* libFuzzer runs an input a second time, and then a leak check, when it allocated more
+** blocks than it freed (TryDetectingAMemoryLeak); an input that builds a new twin keeps it,
+** so every such input would run twice. Sanitizer allocator hooks therefore count the blocks
+** of every input, and an input that built a twin (or renewed the session) frees as many
+** blocks of a ballast allocated by LLVMFuzzerInitialize as it kept (or takes as many as it
+** gave back). Only such inputs are evened out: a leak shows at the next run of the same
+** input, which finds its twins in the pool. Without a sanitizer allocator nothing is counted. */
+int __sanitizer_install_malloc_and_free_hooks(void (*m)(const volatile void *, size_t),
+                                              void (*f)(const volatile void *)) __attribute__((weak));
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+#define BALLAST_N (1u << 17)
+static struct ballast {
+  void **b; /* BALLAST_N slots, the first n allocated blocks */
+  size_t n;
+  long net; /* mallocs - frees (atomic: worker threads allocate too) */
+  int grew; /* this input built a twin or renewed the session */
+} bal;
+
+static void bal_malloc_hook(const volatile void *p, size_t sz) {
+  (void)p, (void)sz;
+  __atomic_fetch_add(&bal.net, 1, __ATOMIC_RELAXED);
+}
+
+static void bal_free_hook(const volatile void *p) {
+  (void)p;
+  __atomic_fetch_sub(&bal.net, 1, __ATOMIC_RELAXED);
+}
+
+static long bal_now(void) { return __atomic_load_n(&bal.net, __ATOMIC_RELAXED); }
+
+/* At the end of an input that grew the pool: gives back (or takes) as many ballast blocks as
+** the input kept (or freed) since `start`. */
+static void bal_even(long start) {
+  long d = bal_now() - start;
+  if (!bal.grew || !bal.b) return;
+  bal.grew = 0;
+  for (; d > 0 && bal.n > 0; d--) free(bal.b[--bal.n]);
+  for (; d < 0 && bal.n < BALLAST_N; d++)
+    if ((bal.b[bal.n] = malloc(1)) != NULL) bal.n++;
+}
+
+/* libFuzzer's flags for this harness, put before the command line's (which override them):
+** features observed more than 0 times are not "rare" for the entropic schedule. With the
+** default (255) libFuzzer keeps every feature of a slow harness in its rare list until each
+** was seen 255 times, and searched that list for each of some 5000 features per input: a
+** quarter of the time of the first thousands of inputs, the whole of a CI run. */
+static const char *const LIBFUZZER_DEFAULTS[] = {"-entropic_feature_frequency_threshold=0"};
+void __libfuzzer_is_present(void) __attribute__((weak)); /* (AFL++'s driver has no such symbol) */
+
+static void libfuzzer_defaults(int *argc, char ***argv) {
+  size_t nd = sizeof LIBFUZZER_DEFAULTS / sizeof LIBFUZZER_DEFAULTS[0];
+  if (!__libfuzzer_is_present || !argc || !argv || *argc < 1) return; /* (not libFuzzer) */
+  char **nv = malloc(((size_t)*argc + nd + 1) * sizeof *nv);
+  if (!nv) return;
+  nv[0] = (*argv)[0];
+  for (size_t i = 0; i < nd; i++) nv[1 + i] = (char *)LIBFUZZER_DEFAULTS[i];
+  for (int i = 1; i <= *argc; i++) nv[nd + (size_t)i] = (*argv)[i]; /* (argv[argc] is NULL) */
+  *argv = nv;
+  *argc += (int)nd;
+}
+
+/* libFuzzer's (and AFL++'s driver's) start-up hook: blocks allocated here are not counted. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  libfuzzer_defaults(argc, argv);
+  memo_init();
+  if (!__sanitizer_install_malloc_and_free_hooks || bal.b) return 0;
+  if (!__sanitizer_install_malloc_and_free_hooks(bal_malloc_hook, bal_free_hook)) return 0;
+  bal.b = malloc(BALLAST_N * sizeof *bal.b);
+  for (bal.n = 0; bal.b && bal.n < BALLAST_N; bal.n++)
+    if ((bal.b[bal.n] = malloc(1)) == NULL) break;
+  return 0;
+}
+
+static const char *const ANSWER_NUMS[4] = {"ntx", "ntz", "built", "npolys"};
+
+static void slot_free(twin_slot *t) {
+  if (t->req) opd_drop_any(keep.os, t->c.cache);
+  free(t->req);
+  op_bytes_free(&t->pristine);
+  memset(t, 0, sizeof *t);
+}
+
+/* The oracle session of this input (renewed, with an empty pool, when its handles grow). */
+static opd_session *keep_session(void) {
+  if (keep.os && keep.top < POOL_RENEW_HANDLE) return keep.os;
+  bal.grew = 1;
+  for (int i = 0; i < POOL_N; i++) slot_free(&keep.pool[i]);
+  opd_session_free(keep.os);
+  keep.os = opd_session_new();
+  keep.top = 0;
+  if (!keep.os) abort();
+  return keep.os;
+}
+
+
+/* RT-133: a twin goes back to the state its build left (the bytes it saved then). */
+static void slot_reset(hist *h, twin_slot *t) {
+  op_tilecache *tc = opd_lookup(keep.os, OPD_TILECACHE, t->c.cache);
+  op_error err;
+  memset(&err, 0, sizeof err);
+  if (!tc || op_tilecache_snapshot_load(tc, t->pristine.data, t->pristine.len, &err) != OP_OK)
+    fail(h, "RT-133: a twin cache refuses the snapshot it saved right after its build (%zu bytes): %s %s = %s (%s); "
+            "build: %.400s", t->pristine.len, op_status_name(err.kind), err.field, err.value, err.message, t->req);
+  t->used = 0;
+}
+
+/* The end of an input's lease: its twins go back to their first state now, so that the
+** input frees what its requests on them allocated (as when twins were built per input). */
+static void keep_release(hist *h) {
+  for (int i = 0; i < POOL_N; i++) {
+    twin_slot *t = &keep.pool[i];
+    if (t->busy && t->used) slot_reset(h, t);
+    t->busy = 0;
+  }
+}
+
+/* Builds a twin into slot t (the request as the main build's op runs it), drops the
+** answer's tile handles (the pool keeps only the cache and its mesh) and saves its snapshot
+** (the caller then resets it from that snapshot). */
+static void slot_build(hist *h, twin_slot *t, const char *req, size_t len, uint64_t key, int repair) {
+  opj_doc *d = run(keep.os, req, len);
+  const opj *o = ok_of(d), *tl = opj_get(o, "tiles");
+  if (!o || opj_int(opj_get(o, "cache"), 1, INT64_MAX, &t->c.cache) ||
+      opj_int(opj_get(o, "mesh"), 1, INT64_MAX, &t->c.mesh))
+    fail(h, "the twin build (repair %d) failed: %s %s", repair, err_str(d, "kind"), err_str(d, "field"));
+  for (int q = 0; q < 4; q++)
+    if (opj_int(opj_get(o, ANSWER_NUMS[q]), INT64_MIN, INT64_MAX, &t->ans[q]))
+      fail(h, "RT-151: the twin build's answer has no %s", ANSWER_NUMS[q]);
+  if (keep.top < t->c.mesh) keep.top = t->c.mesh;
+  for (size_t i = 0; tl && tl->type == OPJ_ARR && i < tl->n; i++) {
+    int64_t th;
+    if (opj_int(opj_get(tl->items[i], "tile"), 1, INT64_MAX, &th) == 0) {
+      opd_drop_any(keep.os, th);
+      if (keep.top < th) keep.top = th;
+    }
+  }
+  opj_free(d);
+  t->req = malloc(len + 1);
+  if (!t->req) abort();
+  memcpy(t->req, req, len);
+  t->req[len] = '\0';
+  t->key = key;
+  if (read_bytes(h, keep.os, "tilecache.snapshot_save", "cache", t->c.cache, &t->pristine))
+    fail(h, "tilecache.snapshot_save of a new twin cache failed");
+}
+
+/* A twin for the build request req (text, with `repair`): a free slot of that text, reset;
+** else a new build in an empty slot or in the least recently leased free one. */
+static twin_slot *twin_lease(hist *h, const char *req, size_t len, int repair) {
+  uint64_t key = op_hash64((const uint8_t *)req, len);
+  twin_slot *t = NULL, *spare = NULL;
+  for (int i = 0; i < POOL_N && !t; i++) {
+    twin_slot *p = &keep.pool[i];
+    if (p->busy) continue;
+    if (p->req && p->key == key && strlen(p->req) == len && !memcmp(p->req, req, len)) t = p;
+    else if (!spare || (spare->req && (!p->req || p->last < spare->last))) spare = p;
+  }
+  if (t && t->used) slot_reset(h, t);
+  keep.hits += t != NULL;
+  keep.builds += t == NULL;
+  if (!t) {
+    if (!spare) abort(); /* (at most three slots are busy) */
+    t = spare;
+    bal.grew = 1;
+    slot_free(t);
+    slot_build(h, t, req, len, key, repair);
+    slot_reset(h, t);
+  }
+  t->busy = t->used = 1;
+  t->last = ++keep.tick;
+  return t;
 }
 
 /* ------------------------------------------------------------ the oracles */
@@ -1135,6 +1440,8 @@ static void setup(hist *h, const char *op, const opj *args, const opj_doc *ad, c
   opj_w w;
   opj_w_init(&w);
   opj_w_value(&w, args);
+  free(h->build_args);
+  free(h->build_op);
   h->build_args = malloc(w.len + 1);
   h->build_op = malloc(strlen(op) + 1);
   if (w.oom || !h->build_args || !h->build_op) abort();
@@ -1151,23 +1458,19 @@ static void setup(hist *h, const char *op, const opj *args, const opj_doc *ad, c
   const opj *rp = opj_get(args, "repair");
   int repair = !(rp && rp->type == OPJ_BOOL && !rp->b);
   cache *tw[3] = {&h->off, &h->slice, &h->rest};
+  keep_release(h); /* (a second build in a text input: the oracles follow the new cache) */
   for (int k = 0; k < 3; k++) {
-    w_mirror(&w, op, args, NULL, 0, k == 0 ? !repair : repair);
-    opj_doc *d = run(h->os, w.buf, w.len);
+    int rep = k == 0 ? !repair : repair;
+    w_mirror(&w, op, args, NULL, 0, rep);
+    const twin_slot *t = twin_lease(h, w.buf, w.len, rep);
     opj_w_free(&w);
-    const opj *o = ok_of(d);
-    if (!o || opj_int(opj_get(o, "cache"), 1, INT64_MAX, &tw[k]->cache) ||
-        opj_int(opj_get(o, "mesh"), 1, INT64_MAX, &tw[k]->mesh))
-      fail(h, "the twin build (repair %d) failed: %s %s", k == 0 ? !repair : repair, err_str(d, "kind"), err_str(d, "field"));
-    static const char *same[4] = {"ntx", "ntz", "built", "npolys"};
+    *tw[k] = t->c;
     for (int q = 0; q < 4; q++) {
-      int64_t x, y;
-      if (opj_int(opj_get(o, same[q]), INT64_MIN, INT64_MAX, &x) || opj_int(opj_get(ok, same[q]), INT64_MIN, INT64_MAX, &y) ||
-          x != y)
-        fail(h, "RT-015: a second cached build of the same input answers another %s", same[q]);
+      int64_t y;
+      if (opj_int(opj_get(ok, ANSWER_NUMS[q]), INT64_MIN, INT64_MAX, &y) || t->ans[q] != y)
+        fail(h, "RT-015: a second cached build of the same input answers another %s", ANSWER_NUMS[q]);
     }
     tw[k]->on = 1;
-    opj_free(d);
   }
   /* RT-015: cached = plain, byte for byte (a fresh plain build with no live obstacle) */
   op_bytes m = {0}, f = {0};
@@ -1830,10 +2133,11 @@ static void exec_text(void *ctx, const char *req, size_t len, const char *note) 
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  long start = bal_now();
   hist h;
   memset(&h, 0, sizeof h);
   h.s = opd_session_new();
-  h.os = opd_session_new();
+  h.os = keep_session();
   if (!h.s || !h.os) abort();
   optrace_init(&h.tr, "tilecache_history",
                "fuzz_tilecache_history trace: a tile-cache history, one protocol request per line with the "
@@ -1850,8 +2154,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     gen_history(&h, &f);
   }
   if (getenv("OP_FUZZ_HIST_STATS"))
-    fprintf(stderr, "fuzz_tilecache_history: %zu requests, %d checkpoints, %d obstacles and %d volumes live\n",
-            h.tr.nreq, h.nchecks, h.m.nobs, h.m.nvols);
+    fprintf(stderr, "fuzz_tilecache_history: %zu requests, %d checkpoints, %d obstacles and %d volumes live; "
+            "so far twins leased %" PRIu64 ", built %" PRIu64 ", fresh builds memo hits %" PRIu64 ", built %" PRIu64 "\n",
+            h.tr.nreq, h.nchecks, h.m.nobs, h.m.nvols, keep.hits, keep.builds, memos.hits, memos.misses);
   for (int i = 0; i < h.nsnaps; i++) op_bytes_free(&h.snaps[i].b);
   op_bytes_free(&h.pre_mesh_b);
   op_bytes_free(&h.pre_snap_b);
@@ -1859,6 +2164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(h.build_op);
   optrace_free(&h.tr);
   opd_session_free(h.s);
-  opd_session_free(h.os);
+  keep_release(&h);
+  bal_even(start);
   return 0;
 }

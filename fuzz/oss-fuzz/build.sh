@@ -29,11 +29,35 @@ for s in $(find ref -name "*.c" | sort) port/*.c; do
 done
 rm -f "$work/libonepath.a"
 ar rcs "$work/libonepath.a" "${objs[@]}"
+# A harness naming OP_FUZZ_LIB_NO_TRACE_CMP (the obstacle-history harness: whole navmesh
+# builds per input) links a second archive whose ref/build3d/ objects are compiled without
+# comparison tracing (edge coverage kept), as scripts/fuzz.sh does: the tracing of the
+# pipeline's numeric loops costs half of that harness's time and guides nothing (its input
+# bytes are small decisions). Only when $CFLAGS has SanitizerCoverage (libFuzzer's
+# fuzzer-no-link or -fsanitize-coverage=...); other builds link the one archive.
+notc=
+rm -f "$work/libonepath-notc.a"
+case " $CFLAGS " in *fuzzer-no-link*|*-fsanitize-coverage=*) notc=-fno-sanitize-coverage=trace-cmp ;; esac
+if [ -n "$notc" ] && grep -lq OP_FUZZ_LIB_NO_TRACE_CMP fuzz/fuzz_*.c fuzz/history/fuzz_*.c 2>/dev/null; then
+  nobjs=()
+  for s in $(find ref -name "*.c" | sort) port/*.c; do
+    [ "$s" = port/main.c ] && continue
+    o=$work/$(echo "$s" | tr / _).o
+    case $s in
+      ref/build3d/*) $CC $CFLAGS $notc $flags -Iref -c "$s" -o "${o%.o}.notc.o"; nobjs+=("${o%.o}.notc.o") ;;
+      *) nobjs+=("$o") ;;
+    esac
+  done
+  rm -f "$work/libonepath-notc.a"
+  ar rcs "$work/libonepath-notc.a" "${nobjs[@]}"
+fi
 for h in fuzz/fuzz_*.c fuzz/history/fuzz_*.c; do
   [ -f "$h" ] || continue
   name=$(basename "$h" .c); name=${name#fuzz_}
+  lib=$work/libonepath.a
+  [ -f "$work/libonepath-notc.a" ] && grep -q OP_FUZZ_LIB_NO_TRACE_CMP "$h" && lib=$work/libonepath-notc.a
   $CC $CFLAGS $flags -c "$h" -o "$work/fuzz_$name.o"
-  $CC $CFLAGS "$work/fuzz_$name.o" "$work/libonepath.a" $LIB_FUZZING_ENGINE -lm -o "$OUT/$name"
+  $CC $CFLAGS "$work/fuzz_$name.o" "$lib" $LIB_FUZZING_ENGINE -lm -o "$OUT/$name"
   seeds=()
   for d in fuzz/corpus/$name fuzz/regressions/$name; do [ -d "$d" ] && seeds+=("$d"); done
   if [ ${#seeds[@]} -gt 0 ]; then

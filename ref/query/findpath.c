@@ -7,13 +7,20 @@
 ** The open list is a binary heap under that order; since the order is total, the node taken
 ** next is the same as any other structure would give (QRY-067). Nodes are found by reference
 ** through an open-addressing table that is only ever looked up, never iterated.
+**
+** Speed-up not in the spec: polygons are read through per-call tile entries over the mesh's
+** own state (nearest_index.h: the slot's occupant, its current flags, areas and links), so a
+** search resolves each tile once per call instead of each polygon through the public readers,
+** and a neighbour not yet a node is read only as far as the filter and its centre need. The
+** values are those of the public readers (a reference that does not resolve takes the public
+** path, for its error), so no answer changes.
 */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 
 #include "core/internal.h"
-#include "query/query_internal.h"
+#include "query/nearest_index.h"
 
 #define HSCALE 0.999 /* QRY-066 */
 
@@ -106,12 +113,97 @@ static void nodes_reset(op_query *q) {
   }
 }
 
+/* QRY-010: world point of vertex k of P (opq_vert, inlined). */
+static inline void vert(const opq_poly *P, uint32_t k, double out[3]) {
+  const float *l = &P->v.verts[3 * P->p->verts[k]];
+  out[0] = P->x0 + (double)l[0];
+  out[1] = P->oy + (double)l[1];
+  out[2] = P->z0 + (double)l[2];
+}
+
+/* A neighbour not yet a node, read as far as the filter, its cost and its centre need:
+** ref, id, flags, area, and of the tile only the vertices (B->v.verts, B->p); the full read
+** (for the error) when ref does not resolve. */
+static void fill_nb(const opq_ftile *e, op_ref ref, opq_poly *B) {
+  const opm_occ *o = e->o;
+  uint32_t index = (uint32_t)ref & (OPM_MAX_POLYS - 1u); /* MESH-010 */
+  B->ref = ref;
+  B->id.x = o->view.x, B->id.z = o->view.z, B->id.layer = o->view.layer, B->id.poly = index;
+  B->v.verts = o->view.verts;
+  B->p = &o->view.polys[index];
+  B->n = B->p->nverts;
+  B->x0 = e->x0, B->z0 = e->z0, B->oy = o->view.origin_y;
+  B->flags = o->flags[index], B->area = o->area[index]; /* MESH-030 */
+}
+
+static op_status read_nb(op_query *q, opq_nidx *x, op_ref ref, opq_poly *B, op_error *err) {
+  const opq_ftile *e = opq_ftile_of(q, x, ref);
+  if (!e) return opq_poly_get_q(q, ref, "path", B, err);
+  fill_nb(e, ref, B);
+  return OP_OK;
+}
+
+/* A node's polygon for its expansion: read_nb's fields and its links (MESH-066: the
+** polygon's run of its tile's canonical list, links by polygon first); opq_portal reads no
+** more of P than these. */
+static op_status read_exp(op_query *q, opq_nidx *x, op_ref ref, opq_poly *P, op_error *err) {
+  const opq_ftile *e = opq_ftile_of(q, x, ref);
+  if (!e) return opq_poly_get_q(q, ref, "path", P, err);
+  fill_nb(e, ref, P);
+  const opm_occ *o = e->o;
+  uint32_t index = P->id.poly, lo = 0, hi = o->nlinks;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (o->links[mid].poly < index) lo = mid + 1;
+    else hi = mid;
+  }
+  uint32_t end = lo;
+  while (end < o->nlinks && o->links[end].poly == index) end++;
+  P->links = o->links + lo;
+  P->nlinks = end - lo;
+  return OP_OK;
+}
+
+/* MESH-023: world height of the edge (u_a, h_a) -> (u_b, h_b) at u (as geom.c). */
+static double edge_height(double ua, double ha, double ub, double hb, double u) {
+  if (u == ua) return ha;
+  if (u == ub) return hb;
+  double t = (u - ua) / (ub - ua);
+  return ha + (hb - ha) * t;
+}
+
+/* QRY-063: the midpoint of the portal of link lk of P, (L + R)·0.5 per coordinate. It is
+** opq_portal's ends added: the sum of the two ends does not depend on which is left (binary64
+** addition commutes), so the ends are the ones at lo and hi, in that order. */
+static void portal_mid(const opq_poly *P, const op_link *lk, double M[3]) {
+  double a[3], b[3];
+  uint32_t j = lk->edge;
+  if (lk->side == OP_LINK_INTERNAL) {
+    vert(P, j, a);
+    vert(P, (j + 1u) % P->n, b);
+  } else {
+    const float *la = &P->v.verts[3 * P->p->verts[j]];
+    const float *lb = &P->v.verts[3 * P->p->verts[(j + 1u) % P->n]];
+    int ax = (lk->side == 0 || lk->side == 2) ? 2 : 0; /* MESH-022: the along-coordinate */
+    int ox = 2 - ax;
+    double ua = la[ax], ub = lb[ax];
+    double ha = P->oy + (double)la[1], hb = P->oy + (double)lb[1];
+    double o0 = (ox == 0 ? P->x0 : P->z0) + (double)la[ox];
+    double u0 = ax == 0 ? P->x0 : P->z0;
+    a[ox] = o0, b[ox] = o0;
+    a[ax] = u0 + (double)lk->lo, b[ax] = u0 + (double)lk->hi;
+    a[1] = edge_height(ua, ha, ub, hb, (double)lk->lo);
+    b[1] = edge_height(ua, ha, ub, hb, (double)lk->hi);
+  }
+  for (int k = 0; k < 3; k++) M[k] = (a[k] + b[k]) * 0.5;
+}
+
 /* QRY-064: the centre of a polygon. */
 static void centre(const opq_poly *P, double c[3]) {
   double v[3];
-  opq_vert(P, 0, c);
+  vert(P, 0, c);
   for (uint32_t k = 1; k < P->n; k++) {
-    opq_vert(P, k, v);
+    vert(P, k, v);
     c[0] = c[0] + v[0], c[1] = c[1] + v[1], c[2] = c[2] + v[2];
   }
   double n = (double)P->n;
@@ -203,9 +295,9 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
   ext[1] = mp.walkable_climb + 2.0 * mp.tiling.cell_height;
   ext[2] = ext[0];
   op_query_nearest ns, ne;
-  if ((st = opq_nearest(q->mesh, sp, ext, filter, &ns, err))) return st;
+  if ((st = opq_nearest(q, sp, ext, filter, &ns, err))) return st;
   if (!ns.found) return endpoint_error(err, "start", sp);
-  if ((st = opq_nearest(q->mesh, ep, ext, filter, &ne, err))) return st;
+  if ((st = opq_nearest(q, ep, ext, filter, &ne, err))) return st;
   if (!ne.found) return endpoint_error(err, "end", ep);
   memset(out, 0, sizeof *out);
   out->start_poly = ns.poly;
@@ -214,7 +306,11 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
   memcpy(out->end_point, ne.point, sizeof ne.point);
   const double *S = ns.point, *E = ne.point;
   opq_poly P;
-  if ((st = opq_poly_get_q(q, ns.poly.ref, "start", &P, err))) return st;
+  opq_nidx *x;
+  if ((st = opq_nidx_get(q, &x, err))) return st;
+  if ((st = opq_ftile_of(q, x, ns.poly.ref) ? read_nb(q, x, ns.poly.ref, &P, err)
+                                              : opq_poly_get_q(q, ns.poly.ref, "start", &P, err)))
+    return st;
   double cost_s = filter->area_cost[P.area]; /* QRY-032: the current area's cost */
   if (ns.poly.ref == ne.poly.ref) { /* QRY-068 step 1 */
     if ((st = grow_polys(q, 1, err))) return st;
@@ -250,7 +346,7 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
       found = (int32_t)ni;
       break;
     }
-    if ((st = opq_poly_get_q(q, q->nodes[ni].ref, "path", &P, err))) return st;
+    if ((st = read_exp(q, x, q->nodes[ni].ref, &P, err))) return st;
     double cost_n = q->nodes[ni].cost;
     for (uint32_t li = 0; li < P.nlinks; li++) { /* step 5 */
       const op_link *lk = &P.links[li];
@@ -263,15 +359,14 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
         memcpy(pb, nb->pos, sizeof pb);
         cost_b = nb->cost;
       } else {
-        if ((st = opq_poly_get_q(q, b, "path", &B, err))) return st;
+        if ((st = read_nb(q, x, b, &B, err))) return st;
         if (!op_query_filter_passes(filter, B.flags)) continue; /* QRY-062 */
         if (b == ne.poly.ref) memcpy(pb, E, sizeof pb);
         else centre(&B, pb);
         cost_b = filter->area_cost[B.area];
       }
-      double L[3], R[3], M[3];
-      opq_portal(&P, lk, L, R);
-      for (int k = 0; k < 3; k++) M[k] = (L[k] + R[k]) * 0.5;
+      double M[3];
+      portal_mid(&P, lk, M);
       /* QRY-065 */
       double c = opq_dist(q->nodes[ni].pos, M) * cost_n + opq_dist(M, pb) * cost_b;
       double g = q->nodes[ni].g + c;

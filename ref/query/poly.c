@@ -175,5 +175,6 @@ void op_query_free(op_query *q) {
   free(q->hstamp);
   free(q->polys);
   free(q->corners);
+  opq_nidx_free(q->nidx);
   free(q);
 }

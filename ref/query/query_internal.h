@@ -92,7 +92,9 @@ struct op_query {
   uint32_t cap_corners;
   uint64_t epoch;           /* one per public call */
   opq_tcache tc[OPQ_TCACHE]; /* direct-mapped by slot */
+  struct opq_nidx *nidx;     /* nearest.c's polygon boxes per tile (nearest_index.c), or NULL */
 };
+void opq_nidx_free(struct opq_nidx *x);
 
 /* opq_poly_get through the query object's tile cache (same answers, same errors). */
 op_status opq_poly_get_q(op_query *q, op_ref ref, const char *field, opq_poly *out,
@@ -101,7 +103,7 @@ op_status opq_poly_get_q(op_query *q, op_ref ref, const char *field, opq_poly *o
 void opq_begin(op_query *q);
 
 /* Nearest polygon with a checked filter and checked box (QRY-050 .. QRY-052). */
-op_status opq_nearest(const op_mesh *m, const double c[3], const double h[3],
+op_status opq_nearest(op_query *q, const double c[3], const double h[3],
                       const op_query_filter *f, op_query_nearest *out, op_error *err);
 
 #endif

@@ -21,7 +21,7 @@ Operators (mutatorName in the reports):
                        -> 0, return -1 -> 0, return NULL untouched)
 Never mutated: comments, string and character literals, preprocessor lines (and their
 continuations), lines holding "assert(", array sizes in declarations, the arguments of
-malloc/calloc/realloc (a buffer's size is no behaviour a port can show: a larger one changes
+malloc/calloc/realloc and of the counted opc_malloc/opc_calloc/opc_realloc (a buffer's size is no behaviour a port can show: a larger one changes
 nothing, a smaller one is the sanitizer build's business), the deletion of free() and *_free()
 calls (a leak is not observable by the matrix; the ASan build of the suite checks leaks), ++/--
 (they turn loops endless: timeouts cost ten clean runs each).
@@ -190,7 +190,8 @@ local function value_after(toks, i)
   return q.k == "id" or q.k == "num" or q.t == "(" or q.t == "-" or q.t == "!" or q.t == "~"
 end
 
-local ALLOC = { malloc = true, calloc = true, realloc = true }
+local ALLOC = { malloc = true, calloc = true, realloc = true, -- and the counted ones (ref/core/alloc.h)
+  opc_malloc = true, opc_calloc = true, opc_realloc = true }
 local SWAP = {
   ["<"] = { "<=", "RelationalOperator" }, ["<="] = { "<", "RelationalOperator" },
   [">"] = { ">=", "RelationalOperator" }, [">="] = { ">", "RelationalOperator" },

@@ -9,7 +9,7 @@
 **   shapes.c        --cylinder, --box, --obox, --volume (obstacles and volumes)
 **   meshfile.c      a mesh, tile or snapshot file or a live mesh as a list of tiles
 **   summary.c       the summary of a mesh (counts, tiles hash, area) and report_mesh
-**   cmd_*.c         one file per command
+**   cmd_*.c         one file per command (cmd_path.c: a find path drawn on the mesh)
 **   draw_mesh.c     the SVG picture of a mesh (svg --mesh, tilecache --svg)
 **   draw_stages.c   the SVG picture of one stage of one 3D tile (svg --stage)
 ** Exit status: 0 success, 1 the operation failed (I/O, build error), 2 bad arguments.
@@ -223,6 +223,14 @@ typedef struct cli_overlay {
   double grow; /* RT-020: g = WalkableRadius * cell_size */
 } cli_overlay;
 
+/* Drawn over a mesh picture by its caller (onepath path, cmd_path.c): legend entries, then
+** each panel's drawing (layer: the panel's layer), last. */
+typedef struct cli_drawing {
+  void (*legend)(svg_scene *sc, const void *ud);
+  void (*draw)(svg_scene *sc, int panel, int32_t layer, const void *ud);
+  const void *ud;
+} cli_drawing;
+
 /* Which layers a mesh picture shows: every layer number in [lo, hi] that has a tile,
 ** ascending, at most SVG_MAX_PANELS of them. */
 typedef struct cli_layer_pick {
@@ -239,6 +247,10 @@ typedef struct cli_layer_pick {
 ** (may be NULL) on top. */
 int cli_svg_mesh_draw(cli_ctx *ctx, const cli_mesh *l, const char *title, const char *color_mode,
                       cli_layer_pick *pk, const cli_overlay *ov, FILE *f);
+/* The same with dr (may be NULL) drawn on top. */
+int cli_svg_mesh_draw_ex(cli_ctx *ctx, const cli_mesh *l, const char *title,
+                         const char *color_mode, cli_layer_pick *pk, const cli_overlay *ov,
+                         const cli_drawing *dr, FILE *f);
 
 /* ----------------------------------------------------------- draw_stages.c */
 
@@ -255,6 +267,7 @@ int cli_cmd_svg(cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_hash(cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_info(cli_ctx *ctx, int argc, char **argv);
 int cli_cmd_merge(cli_ctx *ctx, int argc, char **argv);
+int cli_cmd_path(cli_ctx *ctx, int argc, char **argv);
 /* Part builds (cmd_merge.c, POLY-229): "X0:X1,Z0:Z1" into r (0 or -1), and the manifest of
 ** a part build written into its tiles directory. */
 int cli_parse_tile_range(const char *s, int32_t r[4]);

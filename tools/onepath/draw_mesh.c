@@ -300,6 +300,12 @@ static int draw_tile(cli_ctx *ctx, svg_scene *sc, const cli_mesh *l, uint32_t t,
 
 int cli_svg_mesh_draw(cli_ctx *ctx, const cli_mesh *l, const char *title, const char *color_mode,
                       cli_layer_pick *pk, const cli_overlay *ov, FILE *f) {
+  return cli_svg_mesh_draw_ex(ctx, l, title, color_mode, pk, ov, NULL, f);
+}
+
+int cli_svg_mesh_draw_ex(cli_ctx *ctx, const cli_mesh *l, const char *title,
+                         const char *color_mode, cli_layer_pick *pk, const cli_overlay *ov,
+                         const cli_drawing *dr, FILE *f) {
   double b[4];
   mesh_bounds(l, b);
   pick_layers(l, pk);
@@ -317,6 +323,7 @@ int cli_svg_mesh_draw(cli_ctx *ctx, const cli_mesh *l, const char *title, const 
   sc.per_row = per_row;
   mesh_panels(&sc, l, pk, b, npanel);
   mesh_legend(&sc, l, color_mode, &sm, ov);
+  if (dr) dr->legend(&sc, dr->ud);
   /* the other layers' polygons, faint, under each panel's own (small meshes only) */
   int context = pk->nshown > 1 && (uint64_t)pk->nshown * sm.polys <= 100000;
   if (context) svg_legend_add(&sc, "#e2e2e2", 0, "other layers (context)");
@@ -325,6 +332,7 @@ int cli_svg_mesh_draw(cli_ctx *ctx, const cli_mesh *l, const char *title, const 
   for (uint32_t t = 0; t < l->ntiles; t++)
     if (draw_tile(ctx, &sc, l, t, pk, color_mode)) return CLI_EXIT_FAIL;
   for (int p = 0; ov && p < npanel; p++) draw_overlay(&sc, p, ov);
+  for (int p = 0; dr && p < (int)pk->nshown; p++) dr->draw(&sc, p, pk->shown[p], dr->ud);
   svg_scene_end(&sc);
   return 0;
 }

@@ -13,6 +13,8 @@
 **   hash      XXH3-64 (op_hash64) of a file, and of its parts for a mesh (cmd_hash.c)
 **   info      a summary of a mesh, tile or snapshot file (tile cache snapshots too)
 **             (cmd_info.c)
+**   path      FindPath and FindStraightPath between two points, printed and drawn on
+**             the mesh picture (cmd_path.c)
 ** The tool uses only the library's public headers (include/onepath*.h); cli.h lists the
 ** files. Exit status: 0 success, 1 the operation failed (I/O, build error), 2 bad arguments.
 */
@@ -50,6 +52,9 @@ static const char *HELP =
   "  info     FILE [--tiles]   summary of a mesh, tile or snapshot file\n"
   "  merge    DIR... [--out|-o FILE]   the parts of build --tile-range X0:X1,Z0:Z1\n"
   "           --tiles DIR as the mesh of one build (build --threads N: tiles at once)\n"
+  "  path     --mesh FILE | --obj FILE | --level NAME [SETTINGS] --from X,Y,Z --to X,Y,Z\n"
+  "           [--svg FILE.svg [--color area|poly|tile]] [--crossings none|area|all]\n"
+  "           find path + straight path (spec/query.md), printed and drawn on the mesh\n"
   "\n"
   "SHAPE: --cylinder X,Y,Z,R,H | --box MINX,MINY,MINZ,MAXX,MAXY,MAXZ |\n"
   "       --obox CX,CY,CZ,HX,HY,HZ,YAW | --volume AREA,YMIN,YMAX,X1,Z1,X2,Z2,X3,Z3[,...]\n"
@@ -133,6 +138,24 @@ static const char *HELP_SVG =
   "layer, at most 64) or of one stage of one 3D tile\n"
   INPUT3D_HELP;
 
+static const char *HELP_PATH =
+  "usage: onepath path --mesh FILE --from X,Y,Z --to X,Y,Z [OPTIONS]\n"
+  "       onepath path INPUT [SETTINGS] --from X,Y,Z --to X,Y,Z [OPTIONS]\n"
+  "FindPath (QRY-061 .. QRY-069) from --from to --to with the default filter, then\n"
+  "FindStraightPath over its polygons (or over the partial route when there is no path);\n"
+  "prints the accepted endpoints, found or no_path with the reason, the polygons by\n"
+  "canonical id (x,z,layer,index) and the corners; a mesh or snapshot file, or the mesh\n"
+  "BuildSoup makes of INPUT (as onepath build)\n"
+  INPUT3D_HELP
+  "options:\n"
+  "  --from X,Y,Z  --to X,Y,Z   the endpoints (world coordinates)\n"
+  "  --svg FILE.svg         the mesh picture (onepath svg --mesh) with the corridor and\n"
+  "                         the straight path drawn on it\n"
+  "  --color area|poly|tile the polygons' colours in the picture (default area)\n"
+  "  --crossings none|area|all   extra corners at portal crossings (QRY-084)\n"
+  "  --max-nodes N          the node pool (1..65536, default 8192, QRY-060)\n"
+  "  --max-path N           the longest path (1..65536, default 8192, QRY-061)\n";
+
 static const char *HELP_HASH =
   "usage: onepath hash FILE [--parts]\n"
   "XXH3-64 (op_hash64) of the file; --parts: of each part of a mesh (MESH-044)\n";
@@ -157,6 +180,7 @@ static const command COMMANDS[] = {
   {"info", "onepath info", cli_cmd_info, 0},
   {"tilecache", "onepath tilecache", cli_cmd_tilecache, 1},
   {"merge", "onepath merge", cli_cmd_merge, 0},
+  {"path", "onepath path", cli_cmd_path, 1},
 };
 
 static const char *command_help(const char *name) {
@@ -166,6 +190,7 @@ static const char *command_help(const char *name) {
   if (!strcmp(name, "hash")) return HELP_HASH;
   if (!strcmp(name, "info")) return HELP_INFO;
   if (!strcmp(name, "merge")) return HELP_MERGE;
+  if (!strcmp(name, "path")) return HELP_PATH;
   return HELP_TILECACHE;
 }
 

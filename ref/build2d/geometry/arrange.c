@@ -543,6 +543,11 @@ static size_t find_pt(const g2_point *v, size_t n, g2_point p) {
 
 op_status g2_arrange(const g2_point *pts, size_t npts, const g2_seg *segs, size_t nsegs,
                      g2_pslg *out, op_error *err) {
+  return g2_arrange_limited(pts, npts, segs, nsegs, G2_MAX_SNAP_PASSES, out, err);
+}
+
+op_status g2_arrange_limited(const g2_point *pts, size_t npts, const g2_seg *segs,
+                             size_t nsegs, int max_passes, g2_pslg *out, op_error *err) {
   if (nsegs > G2_MAX_SEGMENTS) /* G2D-070 */
     return op_fail_i(err, OP_E_LIMIT, "segments", (long long)nsegs,
                      "more than 2^22 segments");
@@ -568,7 +573,7 @@ op_status g2_arrange(const g2_point *pts, size_t npts, const g2_seg *segs, size_
   }
   cur.n = normalise(cur.v, cur.n); /* G2D-050 */
   int converged = 0;
-  for (int pass = 0; pass < G2_MAX_SNAP_PASSES; pass++) { /* G2D-058 */
+  for (int pass = 0; pass < max_passes; pass++) { /* G2D-058 */
     nxt.n = 0;
     st = snap_pass(cur.v, cur.n, &nxt, err);
     if (st != OP_OK) goto fail;
@@ -577,8 +582,8 @@ op_status g2_arrange(const g2_point *pts, size_t npts, const g2_seg *segs, size_
     if (same) { converged = 1; break; }
   }
   if (!converged) {
-    st = op_fail_i(err, OP_E_LIMIT, "passes", G2_MAX_SNAP_PASSES,
-                   "snap rounding did not settle within 64 passes");
+    st = op_fail_i(err, OP_E_LIMIT, "passes", max_passes,
+                   "snap rounding did not settle within the maximum of passes");
     goto fail;
   }
   /* G2D-059: output points sorted, segments (a < b) sorted */

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "build2d/geometry/g2d.h"
+#include "core/alloc.h"
 
 /* ------------------------------------------------------------ exact predicates */
 
@@ -130,6 +131,7 @@ typedef struct cdt {
   emap cons;       /* constraint edges (min, max) -> segment index */
   uint32_t *stack; /* flip stack of triangles and edge numbers (2 per entry) */
   size_t nstack, capstack;
+  op_alloc_count *al; /* CONF-059: NULL, or the counter of every allocation below */
 } cdt;
 
 static uint64_t ekey(uint32_t u, uint32_t v) { return (((uint64_t)u << 32) | v) + 1; }
@@ -143,11 +145,11 @@ static size_t ehash(uint64_t k, size_t mask) {
   return (size_t)k & mask;
 }
 
-static int emap_init(emap *m, size_t n) {
+static int emap_init(emap *m, size_t n, op_alloc_count *al) {
   size_t cap = 16;
   while (cap < 2 * n + 16) cap <<= 1;
-  m->key = calloc(cap, sizeof *m->key);
-  m->val = malloc(cap * sizeof *m->val);
+  m->key = opc_calloc(al, cap, sizeof *m->key);
+  m->val = opc_malloc(al, cap * sizeof *m->val);
   m->mask = cap - 1;
   return m->key && m->val ? 0 : -1;
 }
@@ -222,7 +224,10 @@ static int is_cons(const cdt *c, uint32_t u, uint32_t v) {
 }
 
 static int push(cdt *c, uint32_t u, uint32_t v) {
-  uint32_t *s = g2_grow(c->stack, &c->capstack, c->nstack + 1, sizeof *s, 256); /* 2 more */
+  int grows = c->nstack + 1 >= c->capstack; /* CONF-059: only a growth is an allocation */
+  uint32_t *s = grows && opc_alloc_fail(c->al)
+                    ? NULL
+                    : g2_grow(c->stack, &c->capstack, c->nstack + 1, sizeof *s, 256); /* 2 more */
   if (!s) return -1;
   c->stack = s;
   c->stack[c->nstack++] = u;
@@ -349,10 +354,10 @@ static int build_dt(cdt *c) {
   size_t k = 2;
   while (k < n && orient(p[0], p[1], p[k]) == 0) k++;
   if (k == n) return 0;
-  hkey *o = malloc(n * sizeof *o);
+  hkey *o = opc_malloc(c->al, n * sizeof *o);
   hull h;
-  h.next = malloc(n * sizeof *h.next);
-  h.prev = malloc(n * sizeof *h.prev);
+  h.next = opc_malloc(c->al, n * sizeof *h.next);
+  h.prev = opc_malloc(c->al, n * sizeof *h.prev);
   if (!o || !h.next || !h.prev) { free(o); free(h.next); free(h.prev); return -2; }
   int64_t x0 = p[0].x, x1 = p[n - 1].x, y0 = p[0].y, y1 = p[0].y;
   for (size_t i = 0; i < n; i++) {
@@ -421,7 +426,8 @@ static int insert_seg(cdt *c, uint32_t a, uint32_t b) {
   }
   if (found == G2_NO_TRI) return -1;
   size_t cap = 64, nl = 0, nr = 0, nd = 0;
-  uint32_t *L = malloc(cap * sizeof *L), *R = malloc(cap * sizeof *R), *D = malloc(cap * sizeof *D);
+  uint32_t *L = opc_malloc(c->al, cap * sizeof *L), *R = opc_malloc(c->al, cap * sizeof *R),
+           *D = opc_malloc(c->al, cap * sizeof *D);
   int rc = 0;
   if (!L || !R || !D) { rc = -2; goto done; }
   R[nr++] = x;
@@ -434,9 +440,9 @@ static int insert_seg(cdt *c, uint32_t a, uint32_t b) {
     uint32_t z = c->v[3 * t2 + (i + 2) % 3];
     if (nd + 1 > cap || nl + 1 > cap || nr + 1 > cap) {
       cap *= 2;
-      uint32_t *L2 = realloc(L, cap * sizeof *L); if (L2) L = L2;
-      uint32_t *R2 = realloc(R, cap * sizeof *R); if (R2) R = R2;
-      uint32_t *D2 = realloc(D, cap * sizeof *D); if (D2) D = D2;
+      uint32_t *L2 = opc_realloc(c->al, L, cap * sizeof *L); if (L2) L = L2;
+      uint32_t *R2 = opc_realloc(c->al, R, cap * sizeof *R); if (R2) R = R2;
+      uint32_t *D2 = opc_realloc(c->al, D, cap * sizeof *D); if (D2) D = D2;
       if (!L2 || !R2 || !D2) { rc = -2; goto done; }
     }
     D[nd++] = t2;
@@ -616,6 +622,12 @@ static void windings(const cdt *c, const g2_pslg *g, g2_cdt *r, uint32_t *queue,
 
 /* G2D-200 .. G2D-207 by the steps above; on failure *out is untouched. */
 op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err) {
+  return g2_cdt_build_counted(g, NULL, out, err);
+}
+
+/* CONF-059: every allocation of the triangulation counted on al. */
+op_status g2_cdt_build_counted(const g2_pslg *g, op_alloc_count *al, g2_cdt *out,
+                               op_error *err) {
   op_status st = check_pslg(g, err);
   if (st) return st;
   size_t n = g->npts;
@@ -623,28 +635,29 @@ op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err) {
   memset(&c, 0, sizeof c);
   c.p = g->pts;
   c.np = n;
+  c.al = al;
   c.cap = 2 * n + 8;
-  c.v = malloc(3 * c.cap * sizeof *c.v);
-  c.freel = malloc(c.cap * sizeof *c.freel);
-  c.vt = malloc((n + 1) * sizeof *c.vt);
-  if (!c.v || !c.freel || !c.vt || emap_init(&c.e, 3 * c.cap) ||
-      emap_init(&c.cons, g->nsegs)) {
+  c.v = opc_malloc(al, 3 * c.cap * sizeof *c.v);
+  c.freel = opc_malloc(al, c.cap * sizeof *c.freel);
+  c.vt = opc_malloc(al, (n + 1) * sizeof *c.vt);
+  if (!c.v || !c.freel || !c.vt || emap_init(&c.e, 3 * c.cap, al) ||
+      emap_init(&c.cons, g->nsegs, al)) {
     cdt_release(&c);
     return opc_nomem(err, "region");
   }
   if ((st = triangulate(&c, g, err))) { cdt_release(&c); return st; }
   size_t nt = c.nt - c.nfree;
-  otri *o = malloc((nt + 1) * sizeof *o);
-  uint32_t *map = malloc((c.nt + 1) * sizeof *map);
+  otri *o = opc_malloc(al, (nt + 1) * sizeof *o);
+  uint32_t *map = opc_malloc(al, (c.nt + 1) * sizeof *map);
   g2_cdt r;
   memset(&r, 0, sizeof r);
   r.ntris = nt;
-  r.tri = malloc((3 * nt + 1) * sizeof *r.tri);
-  r.nei = malloc((3 * nt + 1) * sizeof *r.nei);
-  r.cons = calloc(nt + 1, 1);
-  r.wind = calloc(nt + 1, sizeof *r.wind);
-  uint32_t *queue = malloc((nt + 1) * sizeof *queue);
-  uint8_t *seen = calloc(nt + 1, 1);
+  r.tri = opc_malloc(al, (3 * nt + 1) * sizeof *r.tri);
+  r.nei = opc_malloc(al, (3 * nt + 1) * sizeof *r.nei);
+  r.cons = opc_calloc(al, nt + 1, 1);
+  r.wind = opc_calloc(al, nt + 1, sizeof *r.wind);
+  uint32_t *queue = opc_malloc(al, (nt + 1) * sizeof *queue);
+  uint8_t *seen = opc_calloc(al, nt + 1, 1);
   if (!o || !map || !r.tri || !r.nei || !r.cons || !r.wind || !queue || !seen) {
     free(o); free(map); free(queue); free(seen); g2_cdt_free(&r); cdt_release(&c);
     return opc_nomem(err, "region");

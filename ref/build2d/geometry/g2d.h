@@ -92,6 +92,10 @@ void *g2_grow(void *v, size_t *cap, size_t n, size_t size, size_t first);
 ** is untouched. */
 op_status g2_arrange(const g2_point *pts, size_t npts, const g2_seg *segs, size_t nsegs,
                      g2_pslg *out, op_error *err);
+/* The same with G2D-058's maximum of passes lowered to max_passes (1 .. 64; the slicer's
+** arrangement under a host's limits.max_snap_passes, T2D-083). */
+op_status g2_arrange_limited(const g2_point *pts, size_t npts, const g2_seg *segs,
+                             size_t nsegs, int max_passes, g2_pslg *out, op_error *err);
 
 /* ------------------------------------------------------------------ Region */
 
@@ -154,6 +158,15 @@ typedef struct g2_cdt {
 } g2_cdt;
 void g2_cdt_free(g2_cdt *c); /* NULL-safe; zeroes the struct */
 op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err);
+/* Tests only (spec/conformance.md CONF-059): g2_region_from_tilemap with its corner lines
+** and edge lists (not its arrangement) counted on al. */
+op_status g2_region_from_tilemap_counted(const uint8_t *cells, int32_t width, int32_t height,
+                                         double ox, double oy, double cell_size,
+                                         int snap_bits, op_alloc_count *al, g2_region *out,
+                                         op_error *err);
+/* Tests only (spec/conformance.md CONF-059): the same, every allocation counted on al. */
+op_status g2_cdt_build_counted(const g2_pslg *g, op_alloc_count *al, g2_cdt *out,
+                               op_error *err);
 
 /* Convex partition (G2D-220..): Hertel-Mehlhorn over the given counter-clockwise
 ** triangles (3 point indices each). Bit i of fixed[t] set: edge i of triangle t may not

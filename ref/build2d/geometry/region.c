@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "build2d/geometry/g2d.h"
+#include "core/alloc.h"
 
 #define RULE_NONZERO 0  /* inside when the winding is not 0 (G2D-021) */
 #define RULE_POSITIVE 1 /* inside when the winding is > 0 (G2D-022, G2D-035) */
@@ -465,9 +466,11 @@ typedef struct pslgbuf {
   size_t npts, pcap;
   g2_seg *segs;
   size_t nsegs, scap;
+  op_alloc_count *al; /* CONF-059: NULL, or the counter of the growths below */
 } pslgbuf;
 
 static int pb_pt(pslgbuf *b, g2_point p) {
+  if (b->npts >= b->pcap && opc_alloc_fail(b->al)) return 0; /* CONF-059: a growth */
   g2_point *nv = g2_grow(b->pts, &b->pcap, b->npts, sizeof *nv, 64);
   if (!nv) return 0;
   b->pts = nv;
@@ -475,6 +478,7 @@ static int pb_pt(pslgbuf *b, g2_point p) {
   return 1;
 }
 static int pb_seg(pslgbuf *b, size_t a, size_t c, int32_t wind) {
+  if (b->nsegs >= b->scap && opc_alloc_fail(b->al)) return 0; /* CONF-059: a growth */
   g2_seg *nv = g2_grow(b->segs, &b->scap, b->nsegs, sizeof *nv, 64);
   if (!nv) return 0;
   b->segs = nv;
@@ -691,6 +695,16 @@ op_status g2_region_copy(const g2_region *r, g2_region *out, op_error *err) {
 op_status g2_region_from_tilemap(const uint8_t *cells, int32_t width, int32_t height,
                                  double ox, double oy, double cell_size, int snap_bits,
                                  g2_region *out, op_error *err) {
+  return g2_region_from_tilemap_counted(cells, width, height, ox, oy, cell_size, snap_bits,
+                                        NULL, out, err);
+}
+
+/* CONF-059: the corner lines and the edge lists counted on al (the arrangement after them
+** is not counted). */
+op_status g2_region_from_tilemap_counted(const uint8_t *cells, int32_t width, int32_t height,
+                                         double ox, double oy, double cell_size,
+                                         int snap_bits, op_alloc_count *al, g2_region *out,
+                                         op_error *err) {
   if (snap_bits < 0 || snap_bits > G2_SNAP_BITS_MAX) /* G2D-001 */
     return op_fail_i(err, OP_E_RANGE, "SnapBits", snap_bits, "must be in [0, 16]");
   if (width < 0) return op_fail_i(err, OP_E_RANGE, "Width", width, "must be >= 0");
@@ -701,9 +715,10 @@ op_status g2_region_from_tilemap(const uint8_t *cells, int32_t width, int32_t he
     return op_fail_i(err, OP_E_LIMIT, "Width", width, "more than 2^26 cells");
   if (width > 0 && height > 0 && !cells)
     return op_fail(err, OP_E_ARGUMENT, "Cells", "null", "no cell array");
-  int64_t *gx = malloc(((size_t)width + 1) * sizeof *gx);
-  int64_t *gy = malloc(((size_t)height + 1) * sizeof *gy);
+  int64_t *gx = opc_malloc(al, ((size_t)width + 1) * sizeof *gx);
+  int64_t *gy = opc_malloc(al, ((size_t)height + 1) * sizeof *gy);
   pslgbuf acc = {0};
+  acc.al = al;
   op_status st = OP_OK;
   if (!gx || !gy) { st = opc_nomem(err, "memory"); goto done; }
   /* G2D-030: corner lines computed in double, then rounded to the grid */

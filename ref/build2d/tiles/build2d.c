@@ -246,7 +246,9 @@ static op_status region_tiles(const op_settings2d *s, int snap_bits, const g2_re
   st = t2_slice_budget(r, s->origin, W, s->cell_size, s->tile_cells, mt, mc, err);
   if (st) { g2_region_free(&shrunk); return st; }
   t2_slice sl;
-  st = t2_slice_region(r, s->origin, W, s->cell_size, s->max_verts_per_poly, &sl, err);
+  int mp = lim ? (int)lim->max_snap_passes : 0; /* T2D-083, G2D-058: 0 = 64 */
+  st = t2_slice_region_counted(r, s->origin, W, s->cell_size, s->max_verts_per_poly, mp,
+                               lim ? lim->alloc : NULL, &sl, err); /* CONF-059 */
   g2_region_free(&shrunk);
   if (st) return st;
   op_tile **tiles = calloc(sl.ntiles + 1, sizeof *tiles);
@@ -364,8 +366,9 @@ static op_status tilemap_run(const op_settings2d *s, const uint8_t *cells, int32
   if (st) return st;
   int b = s->snap_bits == OP_SNAP_BITS_NULL ? op_finest_snap_bits(s->cell_size) : s->snap_bits;
   g2_region r;
-  st = g2_region_from_tilemap(cells, width, height, map_origin[0], map_origin[1], map_cell, b,
-                              &r, err);
+  st = g2_region_from_tilemap_counted(cells, width, height, map_origin[0], map_origin[1],
+                                      map_cell, b, lim ? lim->alloc : NULL, &r,
+                                      err); /* CONF-059 */
   if (st) return st;
   st = subtract(obstacles, nobstacles, &r, err);
   if (!st) st = finish(s, b, &r, lim, tiles, ntiles, out, err);

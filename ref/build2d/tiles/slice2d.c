@@ -194,8 +194,8 @@ static op_status slice_cuts(const g2_region *r, const double origin[2], double t
 
 /* T2D-034: the boundary segments of r and the cut segments across the box, one
 ** arrangement (*arr). Cut segments along x come first, then along y, as lines ascend. */
-static op_status slice_arrange(const g2_region *r, const cuts *cu, g2_pslg *arr,
-                               op_error *err) {
+static op_status slice_arrange(const g2_region *r, const cuts *cu, int max_passes,
+                               g2_pslg *arr, op_error *err) {
   g2_pslg base;
   memset(&base, 0, sizeof base);
   op_status st = g2_region_to_pslg(r, &base, err);
@@ -221,7 +221,7 @@ static op_status slice_arrange(const g2_region *r, const cuts *cu, g2_pslg *arr,
         segs[is].flags = G2_SEG_CUT;
         segs[is].wind = 0;
       }
-    st = g2_arrange(pts, np, segs, ns, arr, err);
+    st = g2_arrange_limited(pts, np, segs, ns, max_passes, arr, err); /* G2D-058, T2D-083 */
   }
   free(pts);
   free(segs);
@@ -317,6 +317,15 @@ op_status t2_slice_budget(const g2_region *r, const double origin[2], double til
 op_status t2_slice_region(const g2_region *r, const double origin[2], double tile_world,
                           double cell_size, uint32_t max_verts, t2_slice *out,
                           op_error *err) {
+  return t2_slice_region_counted(r, origin, tile_world, cell_size, max_verts, 0, NULL, out,
+                                 err);
+}
+
+op_status t2_slice_region_counted(const g2_region *r, const double origin[2],
+                                  double tile_world, double cell_size, uint32_t max_verts,
+                                  int max_passes, op_alloc_count *al, t2_slice *out,
+                                  op_error *err) {
+  if (max_passes < 1 || max_passes > G2_MAX_SNAP_PASSES) max_passes = G2_MAX_SNAP_PASSES;
   t2_slice res;
   memset(&res, 0, sizeof res);
   if (r->npts == 0) { *out = res; return OP_OK; }
@@ -329,8 +338,8 @@ op_status t2_slice_region(const g2_region *r, const double origin[2], double til
   ttri *tt = NULL;
   size_t nin = 0;
   op_status st = slice_cuts(r, origin, tile_world, cell_size, &cu, err);
-  if (!st) st = slice_arrange(r, &cu, &arr, err);
-  if (!st) st = g2_cdt_build(&arr, &cdt, err); /* T2D-035: the triangulation */
+  if (!st) st = slice_arrange(r, &cu, max_passes, &arr, err);
+  if (!st) st = g2_cdt_build_counted(&arr, al, &cdt, err); /* T2D-035; CONF-059 */
   if (!st) st = slice_triangles(&arr, &cdt, &cu, &tt, &nin, err);
   if (!st) st = slice_tiles(&arr, &cdt, tt, nin, origin, tile_world, r->snap_bits, max_verts,
                             &res, err);

@@ -16,6 +16,14 @@
 ** fl(origin_x + fl(k * tile_world)) (T2D-030), along y the same from origin_y. */
 /* t2_tile_polys, t2_slice, t2_slice_free and t2_slice_region are declared in
 ** include/onepath_geometry2d.h (kit tier), included by g2d.h. */
+/* t2_slice_region under a host's limits: the arrangement's maximum of passes lowered to
+** max_passes (G2D-058, T2D-083; outside 1 .. 64, as 0: the default 64) and, tests only
+** (spec/conformance.md CONF-059), the triangulation's allocations (g2_cdt_build_counted)
+** counted on al (NULL counts nothing). */
+op_status t2_slice_region_counted(const g2_region *r, const double origin[2],
+                                  double tile_world, double cell_size, uint32_t max_verts,
+                                  int max_passes, op_alloc_count *al, t2_slice *out,
+                                  op_error *err);
 /* The grid value of tile line k (T2D-030); 0 and *ok = 0 when |value| > 2^21. */
 int64_t t2_tile_line(double origin, double tile_world, int64_t k, int snap_bits, int *ok);
 

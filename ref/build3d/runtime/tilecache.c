@@ -739,3 +739,9 @@ op_status op_tilecache_update_all(op_tilecache *c, uint32_t *processed, op_error
   if (!c) return no_cache(err);
   return op_tilecache_update(c, c->nqueue, processed, err); /* RT-060 */
 }
+
+int optc_unit_areas(const op_tilecache *c, uint32_t ti, uint32_t L, uint8_t *out, int *vsel) {
+  const optc_tile *t = &c->tiles[ti]; /* RT-041, with plan_unit's test for "changed" */
+  const op_chf *h = unit_chf(c, t, L);
+  return unit_areas(c, t, L, out, vsel) && memcmp(out, h->areas, h->nspans) != 0;
+}

@@ -101,5 +101,10 @@ uint64_t optc_fingerprint_compute(const op_tilecache *c);
 void optc_queue_clear(op_tilecache *c);
 /* Appends tile index i when it is not queued yet (RT-051). */
 void optc_queue_push(op_tilecache *c, uint32_t i);
+/* RT-041 for unit L of tile index ti (ref/build3d/runtime/tilecache.c's unit_areas, for
+** ref/build3d/runtime/tilecache_layer.c): the areas in force in out (the unit's span count);
+** 1 when they differ from the first-build areas (else out is not meaningful). *vsel as for
+** RT-101 (a). */
+int optc_unit_areas(const op_tilecache *c, uint32_t ti, uint32_t L, uint8_t *out, int *vsel);
 
 #endif

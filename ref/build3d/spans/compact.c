@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "build3d/spans/spans_internal.h"
 
@@ -94,12 +95,13 @@ op_status op_chf_build(const op_hf *hf, int32_t walkable_height, int32_t climb,
       }
       total += c;
     }
-  op_chf *chf = calloc(1, sizeof *chf);
+  op_alloc_count *al = hf->alloc; /* CONF-059 */
+  op_chf *chf = opc_calloc(al, 1, sizeof *chf);
   if (chf) {
-    chf->cell_index = calloc(ncol, sizeof *chf->cell_index);
-    chf->cell_count = calloc(ncol, sizeof *chf->cell_count);
-    chf->spans = calloc(total ? total : 1, sizeof *chf->spans);
-    chf->areas = calloc(total ? total : 1, sizeof *chf->areas);
+    chf->cell_index = opc_calloc(al, ncol, sizeof *chf->cell_index);
+    chf->cell_count = opc_calloc(al, ncol, sizeof *chf->cell_count);
+    chf->spans = opc_calloc(al, total ? total : 1, sizeof *chf->spans);
+    chf->areas = opc_calloc(al, total ? total : 1, sizeof *chf->areas);
   }
   if (!chf || !chf->cell_index || !chf->cell_count || !chf->spans || !chf->areas) {
     op_chf_free(chf);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "build3d/spans/spans_internal.h"
 
@@ -42,10 +43,16 @@ static void relax(const erode_view *e, uint8_t *dist, int64_t c, uint32_t i, int
 
 /* SPAN-150 .. SPAN-155 */
 op_status op_chf_erode(op_chf *chf, int32_t radius, op_error *err) {
+  return opsp_chf_erode_counted(chf, radius, NULL, err);
+}
+
+/* CONF-059: the distance array counted on al. */
+op_status opsp_chf_erode_counted(op_chf *chf, int32_t radius, op_alloc_count *al,
+                                 op_error *err) {
   if (!chf) return op_fail(err, OP_E_ARGUMENT, "chf", "null", "the heightfield is missing");
   if (radius < 0) return op_fail_i(err, OP_E_RANGE, "radius", radius, "must be >= 0");
   const int64_t ncol = (int64_t)chf->grid.width * chf->grid.depth;
-  uint8_t *dist = malloc(chf->nspans ? chf->nspans : 1);
+  uint8_t *dist = opc_malloc(al, chf->nspans ? chf->nspans : 1);
   if (!dist) return opc_nomem(err, "chf");
   erode_view e;
   e.spans = chf->spans;

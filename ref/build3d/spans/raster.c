@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "math/opmath.h"
 #include "build3d/spans/spans_internal.h"
@@ -94,12 +95,19 @@ op_status op_hf_grid_tile(const op_settings *s, const op_cell_settings *c,
 }
 
 op_status op_hf_create(const op_hf_grid *g, op_hf **out, op_error *err) {
+  return opsp_hf_create_counted(g, NULL, out, err);
+}
+
+/* CONF-059: every allocation of the heightfield's life is counted on al. */
+op_status opsp_hf_create_counted(const op_hf_grid *g, op_alloc_count *al, op_hf **out,
+                                 op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "null", "no result pointer");
   op_status st = op_hf_grid_validate(g, err);
   if (st != OP_OK) return st;
-  op_hf *hf = calloc(1, sizeof *hf);
+  op_hf *hf = opc_calloc(al, 1, sizeof *hf);
   size_t ncol = (size_t)g->width * (size_t)g->depth;
-  if (hf) hf->head = malloc(ncol * sizeof *hf->head);
+  if (hf) hf->alloc = al;
+  if (hf) hf->head = opc_malloc(al, ncol * sizeof *hf->head);
   if (!hf || !hf->head) {
     free(hf);
     return opc_nomem(err, "grid");
@@ -124,7 +132,7 @@ static int hf_reserve(op_hf *hf) {
   if (hf->free_list != OP_HF_NONE || hf->npool < hf->cap) return 1;
   uint32_t ncap = hf->cap ? hf->cap * 2 : 1024;
   if (hf->cap >= 0x40000000u) return 0;
-  op_hf_span *np = realloc(hf->pool, (size_t)ncap * sizeof *np);
+  op_hf_span *np = opc_realloc(hf->alloc, hf->pool, (size_t)ncap * sizeof *np);
   if (!np) return 0;
   hf->pool = np;
   hf->cap = ncap;
@@ -447,8 +455,8 @@ typedef struct hf_backup {
 
 static int hf_save(const op_hf *hf, hf_backup *b) {
   size_t ncol = (size_t)hf->grid.width * (size_t)hf->grid.depth;
-  b->head = malloc(ncol * sizeof *b->head);
-  b->pool = hf->npool ? malloc((size_t)hf->npool * sizeof *b->pool) : NULL;
+  b->head = opc_malloc(hf->alloc, ncol * sizeof *b->head);
+  b->pool = hf->npool ? opc_malloc(hf->alloc, (size_t)hf->npool * sizeof *b->pool) : NULL;
   if (!b->head || (hf->npool && !b->pool)) {
     free(b->head);
     free(b->pool);

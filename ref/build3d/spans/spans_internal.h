@@ -67,6 +67,12 @@ static inline op_hf_span *opsp_hf_first(const op_hf *hf, int32_t x, int32_t z) {
 ** list is ascending by construction, and the pipeline (pipeline.c). Same result. */
 op_status opsp_rasterize_trusted(op_hf *hf, const op_soup *soup, const uint32_t *tris,
                                  uint32_t n, double slope_cos, int32_t climb, op_error *err);
+/* CONF-059 (tests only): op_hf_create and op_chf_erode with their allocations counted on
+** al (NULL: not counted); the heightfield keeps al for its growth and its compaction. */
+op_status opsp_hf_create_counted(const op_hf_grid *g, op_alloc_count *al, op_hf **out,
+                                 op_error *err);
+op_status opsp_chf_erode_counted(op_chf *chf, int32_t radius, op_alloc_count *al,
+                                 op_error *err);
 /* op_spans_build_tile for a soup already validated (op_soup_validate, SPAN-052). */
 op_status opsp_build_tile_trusted(const op_settings *s, const op_soup *soup,
                                   const double origin[3], double y0, double y1, int32_t tx,

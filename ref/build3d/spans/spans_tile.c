@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "core/bytes.h"
 #include "build3d/spans/spans_internal.h"
@@ -41,7 +42,7 @@ static op_status finish_tile(op_hf *hf, const op_settings *s, const op_cell_sett
   op_hf_filter_low_height(hf, c->walkable_height);
   op_chf *chf = NULL;
   op_status st = op_chf_build(hf, c->walkable_height, c->walkable_climb, &chf, err);
-  if (st == OP_OK) st = op_chf_erode(chf, c->walkable_radius, err);
+  if (st == OP_OK) st = opsp_chf_erode_counted(chf, c->walkable_radius, hf->alloc, err);
   if (st == OP_OK) st = op_chf_mark_volumes(chf, s->volumes, s->nvolumes, err);
   if (st != OP_OK) {
     op_chf_free(chf);
@@ -53,13 +54,14 @@ static op_status finish_tile(op_hf *hf, const op_settings *s, const op_cell_sett
 
 /* SPAN-181, SPAN-182: the tile from candidate triangles cand[0..ncand-1] (ascending; NULL =
 ** every triangle of the soup): keeps those whose xz box meets the grid's closed box. */
-static op_status build_from(const op_settings *s, const op_cell_settings *c, const op_soup *soup,
-                            const op_hf_grid *g, const uint32_t *cand, uint32_t ncand,
-                            op_chf **out, op_error *err) {
+static op_status build_from_al(const op_settings *s, const op_cell_settings *c,
+                               const op_soup *soup, const op_hf_grid *g, const uint32_t *cand,
+                               uint32_t ncand, op_alloc_count *al, op_chf **out,
+                               op_error *err) { /* CONF-059: al counts its allocations */
   const double bx0 = opsp_grid_line_x(g, 0), bx1 = opsp_grid_line_x(g, g->width);
   const double bz0 = opsp_grid_line_z(g, 0), bz1 = opsp_grid_line_z(g, g->depth);
   uint32_t total = cand ? ncand : soup->ntris;
-  uint32_t *sel = malloc((total ? total : 1) * sizeof *sel);
+  uint32_t *sel = opc_malloc(al, (total ? total : 1) * sizeof *sel);
   if (!sel) return opc_nomem(err, "soup");
   uint32_t n = 0;
   int walkable = 0;
@@ -87,7 +89,7 @@ static op_status build_from(const op_settings *s, const op_cell_settings *c, con
     return OP_OK;
   }
   op_hf *hf = NULL;
-  op_status st = op_hf_create(g, &hf, err);
+  op_status st = opsp_hf_create_counted(g, al, &hf, err);
   /* The soup was checked once for the build (SPAN-052; a chunked mesh's copy was checked
   ** when it was made, SPAN-060), and sel is ascending and in range by construction (a
   ** subsequence of 0..ntris-1, of a chunk query's ascending list, or of a tri_index.c
@@ -100,20 +102,35 @@ static op_status build_from(const op_settings *s, const op_cell_settings *c, con
   return st;
 }
 
-/* A tile from settings and a soup already validated. */
+static op_status build_from(const op_settings *s, const op_cell_settings *c, const op_soup *soup,
+                            const op_hf_grid *g, const uint32_t *cand, uint32_t ncand,
+                            op_chf **out, op_error *err) {
+  return build_from_al(s, c, soup, g, cand, ncand, NULL, out, err);
+}
+
+/* A tile from settings and a soup already validated (al: CONF-059, NULL = not counted). */
 static op_status build_checked(const op_settings *s, const op_cell_settings *c,
                                const op_soup *soup, const double origin[3], double y0,
-                               double y1, int32_t tx, int32_t tz, op_chf **out, op_error *err) {
+                               double y1, int32_t tx, int32_t tz, op_alloc_count *al,
+                               op_chf **out, op_error *err) {
   op_hf_grid g;
   op_status st = op_hf_grid_tile(s, c, origin, tx, tz, y0, y1, &g, err);
   if (st != OP_OK) return st;
-  return build_from(s, c, soup, &g, NULL, 0, out, err);
+  return build_from_al(s, c, soup, &g, NULL, 0, al, out, err);
 }
 
 /* SPAN-180, SPAN-181, SPAN-182 */
 op_status op_spans_build_tile(const op_settings *s, const op_soup *soup, const double origin[3],
                               double y0, double y1, int32_t tx, int32_t tz, op_chf **out,
                               op_error *err) {
+  return op_spans_build_tile_counted(s, soup, origin, y0, y1, tx, tz, NULL, out, err);
+}
+
+/* CONF-059: the same, every allocation of the tile's stages counted on al. */
+op_status op_spans_build_tile_counted(const op_settings *s, const op_soup *soup,
+                                      const double origin[3], double y0, double y1, int32_t tx,
+                                      int32_t tz, op_alloc_count *al, op_chf **out,
+                                      op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "null", "no result pointer");
   *out = NULL;
   op_cell_settings c;
@@ -121,7 +138,7 @@ op_status op_spans_build_tile(const op_settings *s, const op_soup *soup, const d
   if (st != OP_OK) return st;
   st = op_soup_validate(soup, err);
   if (st != OP_OK) return st;
-  return build_checked(s, &c, soup, origin, y0, y1, tx, tz, out, err);
+  return build_checked(s, &c, soup, origin, y0, y1, tx, tz, al, out, err);
 }
 
 op_status opsp_build_tile_trusted(const op_settings *s, const op_soup *soup,
@@ -132,7 +149,7 @@ op_status opsp_build_tile_trusted(const op_settings *s, const op_soup *soup,
   op_cell_settings c;
   op_status st = op_settings_derive(s, &c, err);
   if (st != OP_OK) return st;
-  return build_checked(s, &c, soup, origin, y0, y1, tx, tz, out, err);
+  return build_checked(s, &c, soup, origin, y0, y1, tx, tz, NULL, out, err);
 }
 
 /* The same tile through a per-build triangle index (tri_index.c): its candidate list
@@ -147,7 +164,7 @@ op_status opsp_build_tile_indexed(const op_settings *s, const op_soup *soup,
   op_status st = op_settings_derive(s, &c, err);
   if (st != OP_OK) return st;
   if (!opsp_tri_index_fits(ix, s, &c, soup, origin, tx, tz))
-    return build_checked(s, &c, soup, origin, y0, y1, tx, tz, out, err);
+    return build_checked(s, &c, soup, origin, y0, y1, tx, tz, NULL, out, err);
   op_hf_grid g;
   st = op_hf_grid_tile(s, &c, origin, tx, tz, y0, y1, &g, err);
   if (st != OP_OK) return st;

@@ -1,0 +1,107 @@
+/*
+** nearest_index.c -- the polygon boxes that FindNearestPoly prunes with (spec/query.md,
+** section 6, QRY-052: a port may prune with bounding boxes provided the pruning never drops a
+** candidate). Not normative: an index decides no answer, it only skips polygons that cannot
+** be candidates (nearest.c says why).
+**
+** Speed-up not in the spec: each tile's per-polygon plane boxes (min and max of the
+** polygon's tile-local binary32 x and z, exact) are computed once and kept in the query object,
+** keyed by the tile's content id (op_tile_content_id, a hash of the tile's canonical bytes),
+** so a box is a function of the tile's content only and a replaced, removed or reloaded tile
+** can never be matched with boxes of other content. The mesh's current flags, areas and links
+** are still read on every call (QRY-002); the boxes hold geometry, which a tile never changes.
+*/
+#include <stdlib.h>
+
+#include "core/internal.h"
+#include "query/nearest_index.h"
+
+void opq_nidx_free(opq_nidx *x) {
+  if (!x) return;
+  for (uint32_t i = 0; i < OPQ_NIDX_TILES; i++) free(x->t[i].box);
+  free(x->cand);
+  free(x->tiles);
+  free(x);
+}
+
+op_status opq_nidx_get(op_query *q, opq_nidx **out, op_error *err) {
+  if (!q->nidx) {
+    q->nidx = calloc(1, sizeof *q->nidx);
+    if (!q->nidx) return opc_nomem(err, "query");
+  }
+  *out = q->nidx;
+  return OP_OK;
+}
+
+void opq_tile_frame(const op_tile_desc *v, int32_t tx, int32_t tz, double *x0, double *z0) {
+  double W = (double)v->tiling.tile_cells * v->tiling.cell_size; /* FMT-005 */
+  *x0 = v->tiling.origin[0] + (double)tx * W;
+  *z0 = v->tiling.origin[2] + (double)tz * W;
+}
+
+const opq_ftile *opq_ftile_fill(op_query *q, opq_nidx *x, op_ref ref) {
+  uint32_t gen = (uint32_t)(ref >> (OPM_SLOT_BITS + OPM_POLY_BITS)); /* MESH-010 */
+  uint32_t slot = (uint32_t)(ref >> OPM_POLY_BITS) & (OPM_MAX_SLOTS - 1u);
+  uint32_t index = (uint32_t)ref & (OPM_MAX_POLYS - 1u);
+  opq_ftile *e = &x->ft[slot & (OPQ_NIDX_TILES - 1)];
+  if (e->epoch != q->epoch || e->slot != slot || e->gen != gen) {
+    const opm_slot *sl = ref ? opm_slot_at(q->mesh, slot) : NULL; /* MESH-016's checks */
+    if (!sl || !sl->occ || sl->gen != gen) return NULL;
+    e->epoch = q->epoch, e->slot = slot, e->gen = gen, e->o = sl->occ;
+    opq_tile_frame(&e->o->view, e->o->view.x, e->o->view.z, &e->x0, &e->z0);
+  }
+  return index < e->o->view.npolys ? e : NULL;
+}
+
+/* The boxes of polygon i: min x, min z, max x, max z of its vertices (tile-local). */
+static void poly_box(const op_tile_desc *v, uint32_t i, float b[4]) {
+  const op_poly_desc *p = &v->polys[i];
+  for (uint32_t k = 0; k < p->nverts; k++) {
+    const float *l = &v->verts[3 * p->verts[k]];
+    if (k == 0 || l[0] < b[0]) b[0] = l[0];
+    if (k == 0 || l[2] < b[1]) b[1] = l[2];
+    if (k == 0 || l[0] > b[2]) b[2] = l[0];
+    if (k == 0 || l[2] > b[3]) b[3] = l[2];
+  }
+}
+
+const float *opq_nidx_boxes(opq_nidx *x, const op_mesh_tile *te, const op_tile_desc *v,
+                            op_error *err) {
+  opq_ntile *e = &x->t[te->slot & (OPQ_NIDX_TILES - 1)];
+  uint64_t id = op_tile_content_id(te->tile);
+  if (e->box && e->content == id && e->npolys == v->npolys) return e->box;
+  if (v->npolys > e->cap || !e->box) {
+    uint32_t cap = v->npolys ? v->npolys : 1;
+    float *b = realloc(e->box, sizeof *b * 4 * cap);
+    if (!b) {
+      opc_nomem(err, "query");
+      return NULL;
+    }
+    e->box = b;
+    e->cap = cap;
+  }
+  for (uint32_t i = 0; i < v->npolys; i++) poly_box(v, i, &e->box[4 * i]);
+  e->content = id;
+  e->npolys = v->npolys;
+  return e->box;
+}
+
+op_status opq_nidx_reserve(opq_nidx *x, uint32_t ncand, uint32_t ntiles, op_error *err) {
+  if (ncand > x->capc) {
+    uint32_t cap = x->capc ? x->capc : 64;
+    while (cap < ncand) cap *= 2;
+    opq_ncand *c = realloc(x->cand, sizeof *c * cap);
+    if (!c) return opc_nomem(err, "query");
+    x->cand = c;
+    x->capc = cap;
+  }
+  if (ntiles > x->capt) {
+    uint32_t cap = x->capt ? x->capt : 16;
+    while (cap < ntiles) cap *= 2;
+    opq_ntref *t = realloc(x->tiles, sizeof *t * cap);
+    if (!t) return opc_nomem(err, "query");
+    x->tiles = t;
+    x->capt = cap;
+  }
+  return OP_OK;
+}
