@@ -5,6 +5,7 @@
 # librecast-dev, and runs it. A measurement, not a test (not in ctest). Optional: exits 0
 # with a note when librecast-dev or g++ is absent.
 #   scripts/bench-seams.sh [build-dir] [--only LEVEL] [--preset P] [--size N] [--detail]
+#     [--min-region-area N]
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}

@@ -12,13 +12,17 @@
 ** the ends of every overlap by what REG-225 guarantees (REG-225 cuts each tile's border where
 ** its straight edge would leave the ground by more than the climb). Without REG-225 the
 ** Humanoid build has a larger gap, and without MESH-023's rule too some seams stay unlinked,
-** which the first check catches.
+** which the first check catches. A third case puts walls with faces lying exactly in cell
+** lines across and along two tile borders (SPAN-100, SPAN-105): both tiles of a border must
+** break such ties alike, seeing the same spans, links and areas at the border, and leave
+** nothing unlinked (per-tile binary32 lines, as Recast computes them, fail both).
 */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixtures3d.h"
 #include "onepath.h"
+#include "onepath_stages.h"
 #include "optest.h"
 
 static double absd(double v) { return v < 0 ? -v : v; }
@@ -168,7 +172,186 @@ OPT_TEST(hills_seams_close, "REG-225") {
   }
 }
 
+/* ------------------------------------------------ walls lying in cell lines at a seam */
+
+/* A growable soup (the test's own geometry). */
+typedef struct soup_buf {
+  double v[3 * 1024];
+  uint32_t t[3 * 1024];
+  uint32_t nv, nt;
+} soup_buf;
+
+/* Quad a-b-c-d as triangles (a, b, c) and (a, c, d). */
+static void quad(soup_buf *b, const double a[3], const double q[3], const double c[3],
+                 const double d[3]) {
+  const double *p[4] = {a, q, c, d};
+  for (int i = 0; i < 4; i++) memcpy(&b->v[3 * (b->nv + i)], p[i], 3 * sizeof(double));
+  uint32_t o = b->nv, t[6] = {o, o + 1, o + 2, o, o + 2, o + 3};
+  memcpy(&b->t[3 * b->nt], t, sizeof t);
+  b->nv += 4, b->nt += 2;
+}
+
+/* A box of four walls and a top, [x0, x1] x [0, h] x [z0, z1]. */
+static void box(soup_buf *b, double x0, double z0, double x1, double z1, double h) {
+  double p[8][3] = {{x0, 0, z0}, {x1, 0, z0}, {x1, 0, z1}, {x0, 0, z1},
+                    {x0, h, z0}, {x1, h, z0}, {x1, h, z1}, {x0, h, z1}};
+  for (int i = 0; i < 4; i++) quad(b, p[i], p[(i + 1) % 4], p[4 + (i + 1) % 4], p[4 + i]);
+  quad(b, p[4], p[7], p[6], p[5]); /* up: (x0,z0) -> (x0,z1) -> (x1,z1), LVL-032's winding */
+}
+
+/* Length of portal edges facing a column that holds a tile, less what their links cover;
+** *len gets the total length. Links of one edge come from distinct opposite edges of one flat
+** floor here, so their intervals do not overlap and their lengths add up. */
+static double unlinked_length(const op_mesh *m, double *len) {
+  static const int dx[4] = {-1, 0, 1, 0}, dz[4] = {0, 1, 0, -1};
+  double un = 0;
+  *len = 0;
+  uint32_t nt = op_mesh_tile_count(m);
+  for (uint32_t a = 0; a < nt; a++) {
+    op_mesh_tile T;
+    op_tile_desc v;
+    const op_link *links;
+    uint32_t nl;
+    if (op_mesh_tile_at_index(m, a, &T, NULL) ||
+        op_mesh_tile_links(m, T.x, T.z, T.layer, &links, &nl, NULL))
+      return 1e9;
+    op_tile_view(T.tile, &v);
+    for (uint32_t p = 0; p < v.npolys; p++)
+      for (uint32_t j = 0; j < v.polys[p].nverts; j++) {
+        uint16_t c = v.polys[p].neis[j];
+        if ((c & ~3u) != OP_NEI_PORTAL) continue;
+        int has = 0;
+        for (uint32_t b = 0; b < nt; b++) {
+          op_mesh_tile N;
+          has |= !op_mesh_tile_at_index(m, b, &N, NULL) && N.x == T.x + dx[c & 3u] &&
+                 N.z == T.z + dz[c & 3u];
+        }
+        if (!has) continue;
+        int k = (c & 1u) ? 0 : 2; /* MESH-022 */
+        const float *pa = &v.verts[3 * v.polys[p].verts[j]];
+        const float *pb = &v.verts[3 * v.polys[p].verts[(j + 1) % v.polys[p].nverts]];
+        double l = absd((double)pb[k] - (double)pa[k]);
+        *len += l;
+        for (uint32_t i = 0; i < nl; i++)
+          if (links[i].poly == p && links[i].edge == j && links[i].side != OP_LINK_INTERNAL)
+            l -= (double)links[i].hi - (double)links[i].lo;
+        un += l;
+      }
+  }
+  return un;
+}
+
+/* The cell line of global index g (SPAN-100), tiling origin O on both axes. */
+#define WALL_O 40.0
+static double line_at(double cs, int g) { return WALL_O + (double)g * cs; }
+
+/* A floor of 2 x 2 tiles (n = 2 * TileSize cells a side, from (WALL_O, WALL_O), so the tiling
+** origin is WALL_O) with walls whose faces lie exactly in cell lines: `across` puts 28 walls
+** across the two tile borders (1 to 3 cells thick), else 16 walls of one cell run along the
+** borders, at -4 .. +3 cells from them. (With the origin at WALL_O = 40, binary32 lines
+** computed per tile from each tile's own bordered origin, as Recast does, put 4 of the 10
+** lines the two tiles of a border share on different sides of the exact line, so the two
+** tiles would see different cells; at origin 0 they happen to agree for cs = 0.3.) */
+static void walls_on_lines(soup_buf *b, const op_settings *s, int across) {
+  const double cs = s->cell_size;
+  const int n = 2 * (int)s->tile_cells, mid = (int)s->tile_cells;
+  memset(b, 0, sizeof *b);
+  const double o = line_at(cs, 0), e = line_at(cs, n);
+  double f[4][3] = {{o, 0, o}, {o, 0, e}, {e, 0, e}, {e, 0, o}};
+  quad(b, f[0], f[1], f[2], f[3]); /* up, as the box tops */
+  const int at[7] = {6, 13, 21, 28, 36, 43, 51};
+  for (int half = 0; across && half < 2; half++)
+    for (int i = 0; i < 7; i++) {
+      int a = at[i] + half * mid, w = 1 + (i % 3);
+      double lo = line_at(cs, mid - 8), hi = line_at(cs, mid + 8);
+      box(b, lo, line_at(cs, a), hi, line_at(cs, a + w), 2.0); /* across x = X(mid) */
+      box(b, line_at(cs, a), lo, line_at(cs, a + w), hi, 2.0); /* across z = Z(mid) */
+    }
+  for (int i = 0; !across && i < 8; i++) {
+    int a = 2 + 7 * i, w = mid - 4 + i;
+    box(b, line_at(cs, w), line_at(cs, a), line_at(cs, w + 1), line_at(cs, a + 5), 2.0);
+    box(b, line_at(cs, a), line_at(cs, w), line_at(cs, a + 5), line_at(cs, w + 1), 2.0);
+  }
+}
+
+/* 1 when column (x, z) is at least m cells inside grid g. */
+static int inside(const op_hf_grid *g, int32_t x, int32_t z, int32_t m) {
+  return x >= m && z >= m && x < g->width - m && z < g->depth - m;
+}
+
+/* 1 when tiles (0, 0) and (dx, dz) (one of (1, 0), (0, 1)) have the same open spans and
+** links (SPAN-130, SPAN-140) on every shared column at least 2 cells inside both grids, and
+** the same areas after the filters and erosion (SPAN-180) on the shared columns at least
+** m = WalkableRadius + 2 cells inside both grids: the two columns on either side of the tile
+** line. (Nearer a grid's edge the tiles legitimately differ: a missing neighbour is a drop,
+** so the ledge filter leaves the outermost column without open spans, the next one's links
+** and boundary spans, SPAN-151, differ, and erosion takes WalkableRadius - 1 more.) */
+static int tiles_see_alike(const op_settings *s, const op_soup *soup, int dx, int dz) {
+  op_stage_tile a, b;
+  op_error e;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  int ok = !op_stage_run_tile(s, soup, 0, 0, OP_STAGE_SPANS, &a, &e) &&
+           !op_stage_run_tile(s, soup, dx, dz, OP_STAGE_SPANS, &b, &e) && a.chf && b.chf;
+  const op_chf *A = a.chf, *B = b.chf;
+  long cols = 0, band = 0;
+  const int32_t m = 4; /* Humanoid: WalkableRadius 2 */
+  for (int32_t z = 0; ok && z < A->grid.depth; z++)
+    for (int32_t x = 0; ok && x < A->grid.width; x++) {
+      int32_t bx = A->grid.gx0 + x - B->grid.gx0, bz = A->grid.gz0 + z - B->grid.gz0;
+      if (!inside(&A->grid, x, z, 2) || !inside(&B->grid, bx, bz, 2)) continue;
+      int areas = inside(&A->grid, x, z, m) && inside(&B->grid, bx, bz, m);
+      size_t ca = (size_t)z * A->grid.width + x, cb = (size_t)bz * B->grid.width + bx;
+      ok &= A->cell_count[ca] == B->cell_count[cb];
+      for (uint32_t k = 0; ok && k < A->cell_count[ca]; k++) {
+        uint32_t i = A->cell_index[ca] + k, j = B->cell_index[cb] + k;
+        ok &= A->spans[i].y == B->spans[j].y && A->spans[i].h == B->spans[j].h &&
+              !memcmp(A->spans[i].link, B->spans[j].link, 4) &&
+              (!areas || A->areas[i] == B->areas[j]);
+      }
+      cols++, band += areas;
+    }
+  ok = ok && band == 2L * (A->grid.depth - 2 * m) && cols > band;
+  op_stage_tile_free(&a);
+  op_stage_tile_free(&b);
+  return ok;
+}
+
+/* SPAN-100, SPAN-105 at a seam (issue 17: every row where this builder left more unlinked
+** than Detour came from how Recast's binary32 rasterizer breaks ties at cell lines: a wall
+** lying in a line goes to the cell below it, or a sliver of the next row comes in, and a
+** region ends one cell earlier or later). Walls whose faces lie exactly in cell lines, on a
+** floor of 2 x 2 Humanoid tiles (origin 40). Both tiles of a border compute the lines from global
+** indices and put a face lying in a line into the cell above it, so they see the same
+** spans, links and areas near the border (walls along the borders, at -4 .. +3 cells; with
+** lines computed per tile from each tile's own origin in binary32, as Recast does, they do
+** not), and where walls cross a border both tiles end their border edges at the same cell
+** corner: every portal edge is covered by its links. (Along the borders nothing is left
+** unlinked either on this layout; with per-tile binary32 lines, 10.8 units are.) */
+OPT_TEST(seams_walls_on_lines, "SPAN-105") {
+  op_settings s;
+  OPT_CHECK(op_settings_preset("Humanoid", &s, NULL) == OP_OK);
+  s.detail_sample_distance = 0;
+  static soup_buf b;
+  for (int across = 0; across < 2; across++) {
+    walls_on_lines(&b, &s, across);
+    op_soup soup = {b.nv, b.v, b.nt, b.t};
+    OPT_CHECK(tiles_see_alike(&s, &soup, 1, 0) && tiles_see_alike(&s, &soup, 0, 1));
+    op_mesh *m = fx_plain(&s, &soup);
+    OPT_CHECK(m != NULL);
+    if (!m) return;
+    double len = 0, un = unlinked_length(m, &len);
+    seam_counts c = check_seams(m);
+    printf("  walls %s the borders: portal length %.2f, unlinked %.4f, %ld overlapping pairs, "
+           "%ld within the climb\n", across ? "across" : "along", len, un, c.pairs, c.within);
+    OPT_CHECK(op_mesh_tile_count(m) == 4 && c.bad == 0 && len > 30 && c.within == c.pairs);
+    OPT_CHECK(un < 1e-4 && c.pairs >= (across ? 28 : 8));
+    op_mesh_free(m);
+  }
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(hills_seams_link);
 OPT_RUN(hills_seams_close);
+OPT_RUN(seams_walls_on_lines);
 OPT_MAIN_END

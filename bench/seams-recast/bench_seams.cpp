@@ -26,7 +26,15 @@
 // - two columns apply other stitching rules to *our* tiles, from their vertices: the rule
 //   before issue 17 (both gaps within the climb) and Detour's overlapSlabs (binary32, as
 //   DetourNavMesh.cpp computes it: the overlap shrunk by 0.01 at each end, linked when the
-//   gaps change sign or either is within twice the climb); and the polygon counts.
+//   gaps change sign or either is within twice the climb); and the polygon counts;
+// - **Detour, our chf**: Detour's figures once more, with Recast started from *our* compact
+//   heightfield of each tile (op_stage_run_tile up to OP_STAGE_SPANS, SPAN-180: rasterized,
+//   filtered, eroded) instead of its own. Recast rasterizes in binary32 and breaks ties at cell
+//   lines its own way (geometry lying in a cell line goes to the cell below it; a row bound
+//   such as 57.0000038 lets in a sliver of a triangle that only touches the line), where
+//   SPAN-105 is exact and puts such geometry in the cell above; a region then ends one cell
+//   earlier or later, which at a tile border moves an unlinked stretch. On the same
+//   heightfield, only regions, contours, polygons and stitching are compared.
 //
 // Inputs: the levels.md generators (seed 1: terrain 64, city 4, stairs 16, dungeon 32,
 // hills 64), presets Humanoid, Small and Large, DetailSampleDistance 0 (POLY-201; links do
@@ -35,11 +43,14 @@
 // WalkableClimb * CellHeight (POLY-224).
 //
 // Build and run: scripts/bench-seams.sh [build-dir] [--only LEVEL] [--preset P] [--size N]
-//   [--detail] (prints each of our unlinked portal edges and the opposite edges it overlaps)
+//   [--detail] [--min-region-area N]; --detail prints each unlinked portal edge of ours (with
+//   the opposite edges it overlaps) and of both Detour builds, in world coordinates;
+//   --min-region-area sets MinRegionArea on both sides (with 0 no region is dropped as small).
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <Recast.h>
+#include <RecastAlloc.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -55,10 +66,14 @@ extern "C" {
 #include "onepath.h"
 #include "onepath_build3d.h"
 #include "onepath_pipeline.h"
+#include "onepath_stages.h"
 }
 
 static const float RC_NO_SAMPLING = 1e30f;  // see bench_bake.cpp (sampleDist 0 crashes)
 static bool g_detail = false;
+// --min-region-area N: MinRegionArea for both sides instead of the preset's (a diagnostic:
+// with 0, no region is removed as too small, REG-104 and rcBuildRegions alike).
+static long g_min_region = -1;
 
 typedef std::pair<double, double> Iv;
 
@@ -219,8 +234,9 @@ static Seams measure_ours(const op_mesh *m, FILE *detail) {
             }
         }
         if (detail && union_len(cov, a0, a1) < a1 - a0 - 1e-9) {
-          fprintf(detail, "  ours (%d,%d) poly %u edge %u side %u [%g, %g] covered %g h %.3f..%.3f\n",
-                  t.x, t.z, p, j, s, a0, a1, union_len(cov, a0, a1), pe.ha, pe.hb);
+          fprintf(detail, "  ours (%d,%d) poly %u edge %u side %u [%g, %g] world [%g, %g] covered %g h %.3f..%.3f\n",
+                  t.x, t.z, p, j, s, a0, a1, (double)std::min(pe.slab[0][0], pe.slab[1][0]),
+                  (double)std::max(pe.slab[0][0], pe.slab[1][0]), union_len(cov, a0, a1), pe.ha, pe.hb);
           for (const op_mesh_tile &u : tiles) {
             if (u.x != nx || u.z != nz) continue;
             op_tile_desc w;
@@ -263,7 +279,38 @@ struct Level {
   std::vector<op_hf_grid> grids;
 };
 
-static dtNavMesh *detour_bake(const Level &L, double climb, long *npolys) {
+// Recast's compact heightfield from ours (--our-chf): the same grid, spans, links and areas
+// (both number directions -x, +z, +x, -z, and both use 63 for "no link" and for walkable).
+static void chf_from_ours(const op_chf *oc, const float bmin[3], const float bmax[3],
+                          rcCompactHeightfield &chf) {
+  const op_hf_grid &g = oc->grid;
+  chf.width = g.width, chf.height = g.depth, chf.spanCount = (int)oc->nspans;
+  chf.walkableHeight = oc->walkable_height, chf.walkableClimb = oc->walkable_climb;
+  rcVcopy(chf.bmin, bmin);
+  rcVcopy(chf.bmax, bmax);
+  chf.cs = (float)g.cs, chf.ch = (float)g.ch;
+  const size_t ncol = (size_t)g.width * g.depth;
+  chf.cells = (rcCompactCell *)rcAlloc(sizeof(rcCompactCell) * ncol, RC_ALLOC_PERM);
+  chf.spans = (rcCompactSpan *)rcAlloc(sizeof(rcCompactSpan) * (oc->nspans + 1), RC_ALLOC_PERM);
+  chf.areas = (unsigned char *)rcAlloc(oc->nspans + 1, RC_ALLOC_PERM);
+  for (size_t c = 0; c < ncol; c++) {
+    chf.cells[c].index = oc->cell_index[c];
+    chf.cells[c].count = oc->cell_count[c];
+  }
+  for (uint32_t i = 0; i < oc->nspans; i++) {
+    rcCompactSpan &sp = chf.spans[i];
+    memset(&sp, 0, sizeof sp);
+    sp.y = oc->spans[i].y;
+    sp.h = oc->spans[i].h;
+    for (int d = 0; d < 4; d++) rcSetCon(sp, d, oc->spans[i].link[d]);
+    chf.areas[i] = oc->areas[i];
+  }
+}
+
+// our_chf: Recast starts from *our* compact heightfield of each tile (op_stage_run_tile up to
+// OP_STAGE_SPANS: rasterization, filters, erosion, volumes, SPAN-180) instead of rasterizing
+// the soup itself; regions, contours, polygons and stitching stay Recast's and Detour's.
+static dtNavMesh *detour_bake(const Level &L, double climb, bool our_chf, long *npolys) {
   rcContext ctx(false);
   const op_settings &s = L.s;
   const op_cell_settings &c = L.c;
@@ -303,7 +350,22 @@ static dtNavMesh *detour_bake(const Level &L, double climb, long *npolys) {
         for (int k = 0; k < 3; k++) sel.push_back(L.tris[3 * t + k]);
       }
       int nt = (int)(sel.size() / 3);
-      if (!nt) continue;
+      op_stage_tile ours;
+      memset(&ours, 0, sizeof ours);
+      if (our_chf) {
+        op_error e;
+        if (op_stage_run_tile(&s, &L.soup, tx, tz, OP_STAGE_SPANS, &ours, &e)) exit(2);
+        if (!ours.chf) nt = 0;
+      }
+      if (!nt) {
+        op_stage_tile_free(&ours);
+        continue;
+      }
+      rcCompactHeightfield *chf = rcAllocCompactHeightfield();
+      if (our_chf) {
+        chf_from_ours(ours.chf, bmin, bmax, *chf);
+        op_stage_tile_free(&ours);
+      } else {
       areas.assign(nt, 0);
       rcHeightfield *hf = rcAllocHeightfield();
       rcCreateHeightfield(&ctx, *hf, g.width, g.depth, bmin, bmax, (float)g.cs, (float)g.ch);
@@ -314,10 +376,10 @@ static dtNavMesh *detour_bake(const Level &L, double climb, long *npolys) {
       rcFilterLowHangingWalkableObstacles(&ctx, c.walkable_climb, *hf);
       rcFilterLedgeSpans(&ctx, c.walkable_height, c.walkable_climb, *hf);
       rcFilterWalkableLowHeightSpans(&ctx, c.walkable_height, *hf);
-      rcCompactHeightfield *chf = rcAllocCompactHeightfield();
       rcBuildCompactHeightfield(&ctx, c.walkable_height, c.walkable_climb, *hf, *chf);
       rcFreeHeightField(hf);
       rcErodeWalkableArea(&ctx, c.walkable_radius, *chf);
+      }
       bool ok = rcBuildDistanceField(&ctx, *chf) &&
                 rcBuildRegions(&ctx, *chf, c.border, (int)s.min_region_area,
                                (int)s.merge_region_area);
@@ -381,7 +443,8 @@ static void dt_step(int side, int &dx, int &dz) {
   dz = side == 2 ? 1 : side == 6 ? -1 : 0;
 }
 
-static Seams measure_detour(const dtNavMesh *nav, int ntx, int ntz, double climb, FILE *detail) {
+static Seams measure_detour(const dtNavMesh *nav, int ntx, int ntz, double climb, FILE *detail,
+                            const char *tag) {
   Seams S;
   for (int tz = 0; tz < ntz; tz++)
     for (int tx = 0; tx < ntx; tx++) {
@@ -422,8 +485,8 @@ static Seams measure_detour(const dtNavMesh *nav, int ntx, int ntz, double climb
               if (meets_within(g0, g1, climb)) {
                 faced.push_back(Iv(lo, hi));
                 if (detail)
-                  fprintf(detail, "  detour tile (%d,%d) poly %d edge %d side %d [%g, %g] vs poly %d gaps %.3f %.3f\n",
-                          tx, tz, p, j, side, lo, hi, qi, g0, g1);
+                  fprintf(detail, "  %s tile (%d,%d) poly %d edge %d side %d [%g, %g] vs poly %d gaps %.3f %.3f\n",
+                          tag, tx, tz, p, j, side, lo, hi, qi, g0, g1);
               }
             }
           };
@@ -436,6 +499,9 @@ static Seams measure_detour(const dtNavMesh *nav, int ntx, int ntz, double climb
             each_opp(nt, *Q, true, 0);
           }
           for (int q = 0; q < n->header->polyCount; q++) each_opp(n, n->polys[q], false, q);
+          if (detail && union_len(cov, a0, a1) < a1 - a0 - 1e-9)
+            fprintf(detail, "  %s (%d,%d) poly %d edge %d side %d world [%g, %g] covered %g facing %g h %.3f..%.3f\n",
+                    tag, tx, tz, p, j, side, a0, a1, union_len(cov, a0, a1), union_len(opps, a0, a1), ha, hb);
           S.add(a0, a1, cov, opps, faced);
         }
       }
@@ -452,6 +518,7 @@ static bool setup(Level &L, const char *name, uint32_t size, const char *preset)
   memset(&L.m, 0, sizeof L.m);
   if (op_settings_preset(preset, &L.s, &e)) return false;
   L.s.detail_sample_distance = 0;  // POLY-201
+  if (g_min_region >= 0) L.s.min_region_area = (uint32_t)g_min_region;
   if (op_settings_derive(&L.s, &L.c, &e) || op_level_generate(name, 1, size, &L.s, &L.m, &e)) {
     fprintf(stderr, "setup %s/%s: %s\n", name, preset, e.message);
     return false;
@@ -489,20 +556,23 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[a], "--preset") && a + 1 < argc) only_preset = argv[++a];
     else if (!strcmp(argv[a], "--size") && a + 1 < argc) size_override = atol(argv[++a]);
     else if (!strcmp(argv[a], "--detail")) g_detail = true;
+    else if (!strcmp(argv[a], "--min-region-area") && a + 1 < argc) g_min_region = atol(argv[++a]);
     else {
-      fprintf(stderr, "usage: bench_seams [--only LEVEL] [--preset P] [--size N] [--detail]\n");
+      fprintf(stderr, "usage: bench_seams [--only LEVEL] [--preset P] [--size N] [--detail]\n"
+                      "       [--min-region-area N]\n");
       return 2;
     }
   }
   printf("SEAMS unlinked walkable portal length (world units along the tile borders), seed 1, "
          "watershed, DetailSampleDistance 0\n");
   printf("| level | preset | size | tiles | portal edges ours/Detour | portal length ours | "
-         "portal length Detour | unlinked ours | unlinked Detour | facing an edge ours | "
-         "facing an edge Detour | within climb ours | within climb Detour | "
+         "portal length Detour | unlinked ours | unlinked Detour | unlinked Detour, our chf | "
+         "facing an edge ours | facing an edge Detour | facing Detour, our chf | "
+         "within climb ours | within climb Detour | "
          "edges with a gap ours/Detour | our tiles, old rule | our tiles, overlapSlabs | "
-         "polys ours/Detour |\n");
-  printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  Seams to, td;
+         "polys ours/Detour/Detour our chf |\n");
+  printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  Seams to, td, tc;
   for (auto &lv : levels)
     for (const char *preset : presets) {
       if (only && strcmp(only, lv.name)) continue;
@@ -518,28 +588,34 @@ int main(int argc, char **argv) {
       }
       op_mesh_params mp;
       op_mesh_get_params(res.mesh, &mp);
-      Seams so = measure_ours(res.mesh, g_detail ? stdout : NULL);
-      long dpolys = 0;
-      dtNavMesh *nav = detour_bake(L, mp.walkable_climb, &dpolys);
-      Seams sd = measure_detour(nav, L.ntx, L.ntz, mp.walkable_climb, NULL);
-      printf("| %s | %s | %u | %d | %ld/%ld | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %ld/%ld | %.2f | %.2f | %llu/%ld |\n",
+      FILE *detail = g_detail ? stdout : NULL;
+      Seams so = measure_ours(res.mesh, detail);
+      long dpolys = 0, cpolys = 0;
+      dtNavMesh *nav = detour_bake(L, mp.walkable_climb, false, &dpolys);
+      Seams sd = measure_detour(nav, L.ntx, L.ntz, mp.walkable_climb, detail, "detour");
+      dtNavMesh *navc = detour_bake(L, mp.walkable_climb, true, &cpolys);
+      Seams sc = measure_detour(navc, L.ntx, L.ntz, mp.walkable_climb, detail, "detour-our-chf");
+      printf("| %s | %s | %u | %d | %ld/%ld | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %ld/%ld | %.2f | %.2f | %llu/%ld/%ld |\n",
              lv.name, preset, size, L.ntx * L.ntz, so.edges, sd.edges, so.length, sd.length,
-             so.unlinked, sd.unlinked, so.facing, sd.facing, so.within, sd.within, so.unlinked_edges,
-             sd.unlinked_edges, so.old_rule, so.dt_rule, (unsigned long long)res.npolys, dpolys);
+             so.unlinked, sd.unlinked, sc.unlinked, so.facing, sd.facing, sc.facing, so.within,
+             sd.within, so.unlinked_edges, sd.unlinked_edges, so.old_rule, so.dt_rule,
+             (unsigned long long)res.npolys, dpolys, cpolys);
       fflush(stdout);
       to.length += so.length, to.unlinked += so.unlinked, to.within += so.within;
       td.length += sd.length, td.unlinked += sd.unlinked, td.within += sd.within;
+      tc.unlinked += sc.unlinked, tc.facing += sc.facing;
       to.facing += so.facing, td.facing += sd.facing;
       to.old_rule += so.old_rule, to.dt_rule += so.dt_rule;
       to.edges += so.edges, td.edges += sd.edges;
       to.unlinked_edges += so.unlinked_edges, td.unlinked_edges += sd.unlinked_edges;
       dtFreeNavMesh(nav);
+      dtFreeNavMesh(navc);
       op_pipeline_result_free(&res);
       op_trimesh_free(&L.m);
     }
-  printf("| all | | | | %ld/%ld | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %ld/%ld | %.2f | %.2f | |\n",
-         to.edges, td.edges, to.length, td.length, to.unlinked, td.unlinked, to.facing, td.facing,
-         to.within, td.within,
+  printf("| all | | | | %ld/%ld | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %ld/%ld | %.2f | %.2f | |\n",
+         to.edges, td.edges, to.length, td.length, to.unlinked, td.unlinked, tc.unlinked,
+         to.facing, td.facing, tc.facing, to.within, td.within,
          to.unlinked_edges, td.unlinked_edges, to.old_rule, to.dt_rule);
   return 0;
 }
