@@ -5,7 +5,8 @@
 --   polygon unless holes["i,j"]; polygons in row-then-column order; edges 0 bottom, 1 right,
 --   2 top, 3 left; tile-border edges are portals (FMT-019), edges to holes walls.
 --   opts.area(i, j) and opts.flags(i, j) give areas and flags (default 0 and 1).
--- views(t, tiles): tile.view of each tile handle, keyed "x,z,layer", with x0, z0 (FMT-005).
+-- views(t, tiles): tile.view of each tile handle, keyed "x,z,layer", with x0, z0, x1, z1 (FMT-005)
+--   and fW (FMT-008).
 -- params(t, mesh): tiling, walkable_climb and max_tiles read from mesh.save's header.
 -- reordered(t, mesh, handles): a new mesh with the same parameters, tiles added in reverse.
 -- put_poly(b, p), put_path(b, r), put_corners(b, cs): table encodings of answers (canonical
@@ -69,6 +70,9 @@ function M.views(t, tiles)
     local W = v.tiling.tile_cells * v.tiling.cell_size
     v.x0 = v.tiling.origin[1] + v.x * W
     v.z0 = v.tiling.origin[3] + v.z * W
+    v.x1 = v.tiling.origin[1] + (v.x + 1.0) * W -- QRY-010: the world lines of local fW
+    v.z1 = v.tiling.origin[3] + (v.z + 1.0) * W
+    v.fW = string.unpack("<f", string.pack("<f", W))
     V[v.x .. "," .. v.z .. "," .. v.layer] = v
   end
   return V
@@ -129,7 +133,8 @@ function M.poly_verts(V, p)
   local out = {}
   for _, k in ipairs(poly.verts) do
     local q = v.verts[k + 1]
-    out[#out + 1] = { v.x0 + q[1], v.origin_y + q[2], v.z0 + q[3] }
+    out[#out + 1] = { q[1] == v.fW and v.x1 or v.x0 + q[1], v.origin_y + q[2],
+                      q[3] == v.fW and v.z1 or v.z0 + q[3] }
   end
   return out, poly
 end

@@ -32,12 +32,10 @@ op_status opq_nearest(const op_mesh *m, const double c[3], const double h[3],
     if (st) return st;
     opq_poly P;
     op_tile_view(te.tile, &P.v);
-    double W = (double)P.v.tiling.tile_cells * P.v.tiling.cell_size; /* FMT-005 */
-    P.x0 = P.v.tiling.origin[0] + (double)te.x * W;
-    P.z0 = P.v.tiling.origin[2] + (double)te.z * W;
-    P.oy = P.v.origin_y;
-    double fW = (double)(float)W; /* FMT-008 */
-    if (outside(P.x0, P.x0 + fW, lo[0], hi[0]) || outside(P.z0, P.z0 + fW, lo[2], hi[2]))
+    opq_frame(&P, te.x, te.z); /* QRY-010: world x of local [0, fW] within [x0, max(x0 + fW, x1)] */
+    double xm = P.x0 + (double)P.fw, zm = P.z0 + (double)P.fw;
+    if (outside(P.x0, xm > P.x1 ? xm : P.x1, lo[0], hi[0]) ||
+        outside(P.z0, zm > P.z1 ? zm : P.z1, lo[2], hi[2]))
       continue;
     P.id.x = te.x, P.id.z = te.z, P.id.layer = te.layer;
     P.links = NULL;

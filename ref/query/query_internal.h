@@ -17,6 +17,8 @@ typedef struct opq_poly {
   const op_poly_desc *p;  /* the polygon */
   uint32_t n;             /* its vertex count */
   double x0, z0, oy;      /* FMT-005 x0, z0 and FMT-004 origin_y */
+  double x1, z1;          /* FMT-005 x1, z1: the world lines of local fW (QRY-010) */
+  float fw;               /* FMT-008 fW */
   uint16_t flags;         /* current (MESH-030) */
   uint8_t area;
   const op_link *links;   /* MESH-066, canonical order */
@@ -26,6 +28,8 @@ typedef struct opq_poly {
 /* Resolves ref (QRY-022) and reads the polygon; a failure names `field`. */
 op_status opq_poly_get(const op_mesh *m, op_ref ref, const char *field, opq_poly *out,
                        op_error *err);
+/* QRY-010: sets P's x0, x1, z0, z1, fw and oy from P->v for tile (tx, tz). */
+void opq_frame(opq_poly *P, int32_t tx, int32_t tz);
 /* World point of polygon vertex k (QRY-010). */
 void opq_vert(const opq_poly *P, uint32_t k, double out[3]);
 /* World point of a tile-local point of P's tile. */
@@ -63,7 +67,8 @@ typedef struct opq_tcache {
   op_tile_desc v;
   const op_link *links;
   uint32_t nlinks;
-  double x0, z0;
+  double x0, z0, x1, z1; /* QRY-010 */
+  float fw;
 } opq_tcache;
 #define OPQ_TCACHE 256
 

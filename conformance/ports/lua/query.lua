@@ -98,6 +98,12 @@ end
 
 local function make_ref(g, s, p) return (g << 42) | (s << 20) | p end
 
+-- QRY-010: the world point of tile-local (x, y, z) of tile t; local fW is the border line.
+local function world(t, x, y, z)
+  return { x == t.fW and t.x1 or t.x0 + x, t.origin_y + y, z == t.fW and t.z1 or t.z0 + z }
+end
+M.world = world
+
 -- The polygon record of (tile info, 0-based index), cached: world vertices (QRY-010), id.
 local function poly_of(ctx, ti, pi)
   local key = make_ref(ti.gen, ti.slot, pi)
@@ -108,7 +114,7 @@ local function poly_of(ctx, ti, pi)
   local V = {}
   for j, k in ipairs(tp.verts) do
     local q = t.verts[k + 1]
-    V[j] = { t.x0 + q[1], t.origin_y + q[2], t.z0 + q[3] }
+    V[j] = world(t, q[1], q[2], q[3])
   end
   p = { ref = key, ti = ti, index = pi, tp = tp, V = V, id = { t.x, t.z, t.layer, pi } }
   ctx.polys[key] = p
@@ -240,7 +246,7 @@ function M.surface_height(p, px, pz)
     local function dv(k)
       if k < n then return V[k + 1] end
       local q = t.detail_verts[d.vert_base + (k - n) + 1]
-      return { t.x0 + q[1], t.origin_y + q[2], t.z0 + q[3] }
+      return world(t, q[1], q[2], q[3])
     end
     for ti = d.tri_base, d.tri_base + d.tri_count - 1 do
       local tr = t.detail_tris[ti + 1]
@@ -316,8 +322,9 @@ function M.portal(ctx, p, l)
     return ha + (hb - ha) * s
   end
   local function point(u)
-    if along == 3 then return { t.x0 + la[1], height(u), t.z0 + u } end
-    return { t.x0 + u, height(u), t.z0 + la[3] }
+    local w = along == 3 and world(t, la[1], 0, u) or world(t, u, 0, la[3])
+    w[2] = height(u)
+    return w
   end
   local plo, phi = point(l.lo), point(l.hi)
   if ub > ua then return phi, plo end
