@@ -161,6 +161,64 @@ static op_status route(op_query *q, int32_t k, uint32_t max_path, op_query_path 
   return OP_OK;
 }
 
+/* QRY-071: the off-mesh edges of node ni (polygon P), after the edges of its links; as QRY-068
+** step 5 does for a link, with the cost walk + link length x its area's cost + walk. */
+static op_status offmesh_edges(search *s, const op_query_filter *filter, uint32_t ni,
+                               const opq_poly *P, op_ref end, const double E[3],
+                               op_path_reason *reason, op_error *err) {
+  op_query *q = s->q;
+  for (uint32_t ci = opq_conn_first(q, P->ref); ci < q->nconns && q->conns[ci].from == P->ref;
+       ci++) {
+    const opq_conn *oc = &q->conns[ci];
+    if (!op_query_filter_passes(filter, oc->flags)) continue;
+    op_ref b = oc->to;
+    int32_t bi = node_find(q, b);
+    double pb[3], cost_b;
+    opq_poly B;
+    if (bi >= 0) {
+      memcpy(pb, q->nodes[bi].pos, sizeof pb);
+      cost_b = q->nodes[bi].cost;
+    } else {
+      op_status st = opq_poly_get_q(q, b, "path", &B, err);
+      if (st) return st;
+      if (!op_query_filter_passes(filter, B.flags)) continue;
+      if (b == end) memcpy(pb, E, sizeof pb);
+      else centre(&B, pb);
+      cost_b = filter->area_cost[B.area];
+    }
+    const opq_node *n = &q->nodes[ni];
+    double c = opq_dist(n->pos, oc->a) * n->cost + opq_dist(oc->a, oc->b) * filter->area_cost[oc->area] +
+               opq_dist(oc->b, pb) * cost_b;
+    double g = n->g + c;
+    if (bi < 0) {
+      if (s->nnodes == q->max_nodes) {
+        *reason = OP_PATH_NODE_LIMIT;
+        return OP_OK;
+      }
+      bi = (int32_t)s->nnodes++;
+      opq_node *nb = &q->nodes[bi];
+      nb->ref = b;
+      nb->id = B.id;
+      memcpy(nb->pos, pb, sizeof pb);
+      nb->g = g;
+      nb->cost = cost_b;
+      nb->h = opq_dist(pb, E) * HSCALE; /* QRY-066 */
+      nb->f = nb->g + nb->h;
+      nb->parent = (int32_t)ni;
+      nb->heap = UINT32_MAX;
+      node_insert(q, b, bi);
+      heap_push_or_update(s, (uint32_t)bi);
+    } else if (g < q->nodes[bi].g) {
+      opq_node *nb = &q->nodes[bi];
+      nb->g = g;
+      nb->f = nb->g + nb->h;
+      nb->parent = (int32_t)ni;
+      heap_push_or_update(s, (uint32_t)bi);
+    }
+  }
+  return OP_OK;
+}
+
 const char *op_path_status_name(op_path_status s) {
   return s == OP_PATH_FOUND ? "found" : "no_path";
 }
@@ -226,6 +284,7 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
     out->nodes = 1;
     return OP_OK;
   }
+  if ((st = opq_conns_build(q, err))) return st; /* QRY-070, for QRY-071 */
   search s = {q, 0, 0};
   nodes_reset(q);
   /* step 2 */
@@ -301,6 +360,9 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
         heap_push_or_update(&s, (uint32_t)bi); /* reopened if it was closed */
       }
     }
+    if (reason == OP_PATH_DISCONNECTED && q->nconns > 0 &&
+        (st = offmesh_edges(&s, filter, ni, &P, ne.poly.ref, E, &reason, err)))
+      return st;
   }
   out->nodes = s.nnodes;
   uint32_t full = 0;

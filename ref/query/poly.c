@@ -185,5 +185,6 @@ void op_query_free(op_query *q) {
   free(q->hstamp);
   free(q->polys);
   free(q->corners);
+  free(q->conns);
   free(q);
 }

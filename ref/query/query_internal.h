@@ -72,6 +72,15 @@ typedef struct opq_tcache {
 } opq_tcache;
 #define OPQ_TCACHE 256
 
+/* An off-mesh connection (QRY-070), made per query call from the tiles' slots. */
+typedef struct opq_conn {
+  op_ref from, to;  /* start and end polygon */
+  uint32_t seq;     /* the order of making (QRY-070) */
+  double a[3], b[3]; /* the snapped points on from and on to */
+  uint16_t flags;
+  uint8_t area;
+} opq_conn;
+
 /* A search node (QRY-068). */
 typedef struct opq_node {
   op_ref ref;
@@ -95,6 +104,8 @@ struct op_query {
   uint32_t cap_polys;
   op_query_corner *corners; /* answer buffer of straight path */
   uint32_t cap_corners;
+  opq_conn *conns;          /* the mesh's connections (QRY-070), by (from, seq) */
+  uint32_t nconns, cap_conns;
   uint64_t epoch;           /* one per public call */
   opq_tcache tc[OPQ_TCACHE]; /* direct-mapped by slot */
 };
@@ -104,6 +115,11 @@ op_status opq_poly_get_q(op_query *q, op_ref ref, const char *field, opq_poly *o
                          op_error *err);
 /* Starts a public call: the tile cache forgets every tile. */
 void opq_begin(op_query *q);
+
+/* QRY-070: makes q->conns for the mesh as it is (offmesh.c). */
+op_status opq_conns_build(op_query *q, op_error *err);
+/* The first connection of polygon ref in q->conns (q->nconns when it has none). */
+uint32_t opq_conn_first(const op_query *q, op_ref ref);
 
 /* Nearest polygon with a checked filter and checked box (QRY-050 .. QRY-052). */
 op_status opq_nearest(const op_mesh *m, const double c[3], const double h[3],
