@@ -93,6 +93,7 @@ static int conn_cmp(const void *x, const void *y) {
 
 op_status opq_conns_build(op_query *q, op_error *err) {
   q->nconns = 0;
+  if (op_mesh_offmesh_count(q->mesh) == 0) return OP_OK; /* no slot: no connection */
   op_mesh_params mp;
   op_mesh_get_params(q->mesh, &mp);
   uint32_t nt = op_mesh_tile_count(q->mesh);

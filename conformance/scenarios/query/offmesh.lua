@@ -4,7 +4,7 @@
 -- polygon (1, 1) to polygon (3, 1); tile (1, 0) 3 higher (beyond twice the climb: not stitched),
 -- reached only by a second, bidirectional slot (a ladder). Path found with the link; the link
 -- one-way, filtered out by its flags, dearer by its area; the slot's end beyond its radius; the
--- tile replaced without slots (disconnected); the ladder's tile removed and added back (the
+-- tile replaced without slots (disconnected), then by its view with a slot added (found); the ladder's tile removed and added back (the
 -- connections follow the set of tiles); the tiles added in reverse order give the same answers.
 local Q = require("query")
 
@@ -95,6 +95,13 @@ return {
     t:call("mesh.replace_tile", { mesh = m, tile = t:call("tile.create", islands({})).handle })
     f = path(m, A, E)
     t:check(f.status == "no_path" and f.reason == "disconnected", "link removed: disconnected")
+    -- a slot added to the tile the mesh holds: tile.view, offmesh, tile.create (FMT-073), replace
+    local v = t:call("tile.view", { tile = t:call("tile.create", islands({})).handle })
+    v.offmesh = { link(1.75, 1.5, 3.25, 0, 1.5) }
+    local hv = t:call("tile.create", v)
+    t:call("mesh.replace_tile", { mesh = m, tile = hv.handle })
+    f = path(m, A, E)
+    t:check(f.status == "found" and f.cost == cost1, "a slot added by view and create: the same path again")
 
     -- a bidirectional ladder to tile (1, 0), 3 higher (not stitched), and the gap link back
     local function ladder_tiles()
