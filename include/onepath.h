@@ -304,6 +304,8 @@ typedef struct op_link {
 void op_mesh_get_params(const op_mesh *m, op_mesh_params *out);
 /* TiledNavMesh.TileCount (MESH-060): the number of tiles (0 for a NULL mesh). */
 uint32_t op_mesh_tile_count(const op_mesh *m);
+/* The number of off-mesh link slots over all tiles of the mesh (MESH-025; 0 for NULL). */
+uint32_t op_mesh_offmesh_count(const op_mesh *m);
 /* TiledNavMesh.TileAtIndex (MESH-061, MESH-062): tiles in canonical order: x, then z, then
 ** layer, ascending. OP_E_RANGE `index` past the end. */
 op_status op_mesh_tile_at_index(const op_mesh *m, uint32_t index, op_mesh_tile *out, op_error *err);

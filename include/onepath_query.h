@@ -125,7 +125,7 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
 
 #define OP_CORNER_START 1u
 #define OP_CORNER_END 2u
-#define OP_CORNER_OFFMESH 4u /* reserved (QRY-083) */
+#define OP_CORNER_OFFMESH 4u /* an end of an off-mesh link (QRY-072) */
 typedef enum op_crossings { OP_CROSS_NONE = 0, OP_CROSS_AREA = 1, OP_CROSS_ALL = 2 } op_crossings;
 
 typedef struct op_query_corner {

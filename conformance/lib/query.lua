@@ -5,12 +5,14 @@
 --   polygon unless holes["i,j"]; polygons in row-then-column order; edges 0 bottom, 1 right,
 --   2 top, 3 left; tile-border edges are portals (FMT-019), edges to holes walls.
 --   opts.area(i, j) and opts.flags(i, j) give areas and flags (default 0 and 1).
--- views(t, tiles): tile.view of each tile handle, keyed "x,z,layer", with x0, z0 (FMT-005).
+-- views(t, tiles): tile.view of each tile handle, keyed "x,z,layer", with x0, z0, x1, z1 (FMT-005)
+--   and fW (FMT-008).
 -- params(t, mesh): tiling, walkable_climb and max_tiles read from mesh.save's header.
 -- reordered(t, mesh, handles): a new mesh with the same parameters, tiles added in reverse.
 -- put_poly(b, p), put_path(b, r), put_corners(b, cs): table encodings of answers (canonical
 --   ids, never references: QRY-024).
--- check_adjacent(t, V, list, tag): consecutive polygons share an edge (QRY-062).
+-- check_adjacent(t, V, list, tag): consecutive polygons share an edge (QRY-062) or a slot of
+--   one of their tiles joins them (QRY-071).
 -- check_corners(t, V, path, corners, tag): corners lie in the corridor, in order (QRY-082).
 -- same_path(a, b), same_corners(a, b): equal answers up to references.
 local M = {}
@@ -69,6 +71,9 @@ function M.views(t, tiles)
     local W = v.tiling.tile_cells * v.tiling.cell_size
     v.x0 = v.tiling.origin[1] + v.x * W
     v.z0 = v.tiling.origin[3] + v.z * W
+    v.x1 = v.tiling.origin[1] + (v.x + 1.0) * W -- QRY-010: the world lines of local fW
+    v.z1 = v.tiling.origin[3] + (v.z + 1.0) * W
+    v.fW = string.unpack("<f", string.pack("<f", W))
     V[v.x .. "," .. v.z .. "," .. v.layer] = v
   end
   return V
@@ -129,9 +134,37 @@ function M.poly_verts(V, p)
   local out = {}
   for _, k in ipairs(poly.verts) do
     local q = v.verts[k + 1]
-    out[#out + 1] = { v.x0 + q[1], v.origin_y + q[2], v.z0 + q[3] }
+    out[#out + 1] = { q[1] == v.fW and v.x1 or v.x0 + q[1], v.origin_y + q[2],
+                      q[3] == v.fW and v.z1 or v.z0 + q[3] }
   end
   return out, poly
+end
+
+-- p (world) within r of the bounding box of polygon q in the plane
+local function near_box(V, q, p, r)
+  local vs = M.poly_verts(V, q)
+  local lo, hi = { math.huge, math.huge }, { -math.huge, -math.huge }
+  for _, v in ipairs(vs) do
+    lo[1], hi[1] = math.min(lo[1], v[1]), math.max(hi[1], v[1])
+    lo[2], hi[2] = math.min(lo[2], v[3]), math.max(hi[2], v[3])
+  end
+  return p[1] >= lo[1] - r - 1e-6 and p[1] <= hi[1] + r + 1e-6 and p[3] >= lo[2] - r - 1e-6 and
+         p[3] <= hi[2] + r + 1e-6
+end
+
+-- a slot of a's tile (or, bidirectional, of b's) starts near a and ends near b (QRY-070)
+local function offmesh_step(V, a, b)
+  for _, dir in ipairs({ { a, b, false }, { b, a, true } }) do
+    local v = V[key(dir[1])]
+    for _, o in ipairs(v.offmesh or {}) do
+      if not dir[3] or o.bidirectional then
+        local s = { v.x0 + o.start[1], 0, v.z0 + o.start[3] }
+        local e = { v.x0 + o["end"][1], 0, v.z0 + o["end"][3] }
+        if near_box(V, dir[1], s, o.radius) and near_box(V, dir[2], e, o.radius) then return true end
+      end
+    end
+  end
+  return false
 end
 
 function M.check_adjacent(t, V, list, tag)
@@ -154,9 +187,9 @@ function M.check_adjacent(t, V, list, tag)
         linked = sa and sb
       end
     end
-    if not linked then ok = false end
+    if not linked and not offmesh_step(V, a, b) then ok = false end
   end
-  t:check(ok, tag .. ": consecutive path polygons share an edge (QRY-062, QRY-069)")
+  t:check(ok, tag .. ": consecutive path polygons share an edge or an off-mesh link (QRY-062, QRY-069, QRY-071)")
 end
 
 -- p within the closed polygon, up to a tolerance for rounded portal points

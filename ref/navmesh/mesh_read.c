@@ -68,6 +68,15 @@ void op_mesh_get_params(const op_mesh *m, op_mesh_params *out) {
 
 uint32_t op_mesh_tile_count(const op_mesh *m) { return m ? m->norder : 0; } /* MESH-060 */
 
+/* MESH-025: the off-mesh link slots of all tiles; the queries connect slots (QRY-070) only
+** when there are any. */
+uint32_t op_mesh_offmesh_count(const op_mesh *m) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; m && i < m->nslots; i++)
+    if (m->slots[i].occ) n += m->slots[i].occ->view.noffmesh;
+  return n;
+}
+
 op_status op_mesh_tile_at_index(const op_mesh *m, uint32_t index, op_mesh_tile *out,
                                 op_error *err) {
   op_status st = need(m, "mesh", err);

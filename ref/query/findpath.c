@@ -116,9 +116,9 @@ static void nodes_reset(op_query *q) {
 /* QRY-010: world point of vertex k of P (opq_vert, inlined). */
 static inline void vert(const opq_poly *P, uint32_t k, double out[3]) {
   const float *l = &P->v.verts[3 * P->p->verts[k]];
-  out[0] = P->x0 + (double)l[0];
+  out[0] = l[0] == P->fw ? P->x1 : P->x0 + (double)l[0];
   out[1] = P->oy + (double)l[1];
-  out[2] = P->z0 + (double)l[2];
+  out[2] = l[2] == P->fw ? P->z1 : P->z0 + (double)l[2];
 }
 
 /* A neighbour not yet a node, read as far as the filter, its cost and its centre need:
@@ -133,6 +133,7 @@ static void fill_nb(const opq_ftile *e, op_ref ref, opq_poly *B) {
   B->p = &o->view.polys[index];
   B->n = B->p->nverts;
   B->x0 = e->x0, B->z0 = e->z0, B->oy = o->view.origin_y;
+  B->x1 = e->x1, B->z1 = e->z1, B->fw = e->fw; /* QRY-010 */
   B->flags = o->flags[index], B->area = o->area[index]; /* MESH-030 */
 }
 
@@ -172,6 +173,12 @@ static double edge_height(double ua, double ha, double ub, double hb, double u) 
   return ha + (hb - ha) * t;
 }
 
+/* QRY-010: the world x (axis 0) or z (axis 2) of a tile-local coordinate, as opq_local. */
+static double world1(const opq_poly *P, int axis, float l) {
+  if (axis == 0) return l == P->fw ? P->x1 : P->x0 + (double)l;
+  return l == P->fw ? P->z1 : P->z0 + (double)l;
+}
+
 /* QRY-063: the midpoint of the portal of link lk of P, (L + R)·0.5 per coordinate. It is
 ** opq_portal's ends added: the sum of the two ends does not depend on which is left (binary64
 ** addition commutes), so the ends are the ones at lo and hi, in that order. */
@@ -188,10 +195,8 @@ static void portal_mid(const opq_poly *P, const op_link *lk, double M[3]) {
     int ox = 2 - ax;
     double ua = la[ax], ub = lb[ax];
     double ha = P->oy + (double)la[1], hb = P->oy + (double)lb[1];
-    double o0 = (ox == 0 ? P->x0 : P->z0) + (double)la[ox];
-    double u0 = ax == 0 ? P->x0 : P->z0;
-    a[ox] = o0, b[ox] = o0;
-    a[ax] = u0 + (double)lk->lo, b[ax] = u0 + (double)lk->hi;
+    a[ox] = b[ox] = world1(P, ox, la[ox]); /* QRY-010, as opq_local */
+    a[ax] = world1(P, ax, lk->lo), b[ax] = world1(P, ax, lk->hi);
     a[1] = edge_height(ua, ha, ub, hb, (double)lk->lo);
     b[1] = edge_height(ua, ha, ub, hb, (double)lk->hi);
   }
@@ -250,6 +255,64 @@ static op_status route(op_query *q, int32_t k, uint32_t max_path, op_query_path 
   }
   out->polys = q->polys;
   out->npolys = keep;
+  return OP_OK;
+}
+
+/* QRY-071: the off-mesh edges of node ni (polygon P), after the edges of its links; as QRY-068
+** step 5 does for a link, with the cost walk + link length x its area's cost + walk. */
+static op_status offmesh_edges(search *s, const op_query_filter *filter, uint32_t ni,
+                               const opq_poly *P, op_ref end, const double E[3],
+                               op_path_reason *reason, op_error *err) {
+  op_query *q = s->q;
+  for (uint32_t ci = opq_conn_first(q, P->ref); ci < q->nconns && q->conns[ci].from == P->ref;
+       ci++) {
+    const opq_conn *oc = &q->conns[ci];
+    if (!op_query_filter_passes(filter, oc->flags)) continue;
+    op_ref b = oc->to;
+    int32_t bi = node_find(q, b);
+    double pb[3], cost_b;
+    opq_poly B;
+    if (bi >= 0) {
+      memcpy(pb, q->nodes[bi].pos, sizeof pb);
+      cost_b = q->nodes[bi].cost;
+    } else {
+      op_status st = opq_poly_get_q(q, b, "path", &B, err);
+      if (st) return st;
+      if (!op_query_filter_passes(filter, B.flags)) continue;
+      if (b == end) memcpy(pb, E, sizeof pb);
+      else centre(&B, pb);
+      cost_b = filter->area_cost[B.area];
+    }
+    const opq_node *n = &q->nodes[ni];
+    double c = opq_dist(n->pos, oc->a) * n->cost + opq_dist(oc->a, oc->b) * filter->area_cost[oc->area] +
+               opq_dist(oc->b, pb) * cost_b;
+    double g = n->g + c;
+    if (bi < 0) {
+      if (s->nnodes == q->max_nodes) {
+        *reason = OP_PATH_NODE_LIMIT;
+        return OP_OK;
+      }
+      bi = (int32_t)s->nnodes++;
+      opq_node *nb = &q->nodes[bi];
+      nb->ref = b;
+      nb->id = B.id;
+      memcpy(nb->pos, pb, sizeof pb);
+      nb->g = g;
+      nb->cost = cost_b;
+      nb->h = opq_dist(pb, E) * HSCALE; /* QRY-066 */
+      nb->f = nb->g + nb->h;
+      nb->parent = (int32_t)ni;
+      nb->heap = UINT32_MAX;
+      node_insert(q, b, bi);
+      heap_push_or_update(s, (uint32_t)bi);
+    } else if (g < q->nodes[bi].g) {
+      opq_node *nb = &q->nodes[bi];
+      nb->g = g;
+      nb->f = nb->g + nb->h;
+      nb->parent = (int32_t)ni;
+      heap_push_or_update(s, (uint32_t)bi);
+    }
+  }
   return OP_OK;
 }
 
@@ -322,6 +385,7 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
     out->nodes = 1;
     return OP_OK;
   }
+  if ((st = opq_conns_build(q, err))) return st; /* QRY-070, for QRY-071 */
   search s = {q, 0, 0};
   nodes_reset(q);
   /* step 2 */
@@ -396,6 +460,9 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
         heap_push_or_update(&s, (uint32_t)bi); /* reopened if it was closed */
       }
     }
+    if (reason == OP_PATH_DISCONNECTED && q->nconns > 0 &&
+        (st = offmesh_edges(&s, filter, ni, &P, ne.poly.ref, E, &reason, err)))
+      return st;
   }
   out->nodes = s.nnodes;
   uint32_t full = 0;

@@ -63,8 +63,12 @@ static void tile_ref(const op_mesh *m, const opm_tkey *k, opq_ntref *t) {
   t->te.npolys = o->view.npolys, t->te.nlinks = o->nlinks;
   t->v = o->view;
   t->flags = o->flags, t->area = o->area;
-  opq_tile_frame(&t->v, k->x, k->z, &t->x0, &t->z0);
+  opq_tile_frame(&t->v, k->x, k->z, &t->x0, &t->z0, &t->x1, &t->z1, &t->fw);
 }
+
+/* QRY-010: the world x (z) of a tile-local x (z), as opq_local maps it. */
+static double wx(const opq_ntref *t, float l) { return l == t->fw ? t->x1 : t->x0 + (double)l; }
+static double wz(const opq_ntref *t, float l) { return l == t->fw ? t->z1 : t->z0 + (double)l; }
 
 /* The candidates of the tile t (index ti): polygons whose box meets the search box. */
 static op_status tile_cands(opq_nidx *x, uint32_t ti, const double c[3], const double lo[3],
@@ -76,8 +80,8 @@ static op_status tile_cands(opq_nidx *x, uint32_t ti, const double c[3], const d
   if (st) return st;
   for (uint32_t i = 0; i < t->v.npolys; i++) {
     const float *b = &box[4 * i];
-    double mnx = t->x0 + (double)b[0], mnz = t->z0 + (double)b[1];
-    double mxx = t->x0 + (double)b[2], mxz = t->z0 + (double)b[3];
+    double mnx = wx(t, b[0]), mnz = wz(t, b[1]); /* QRY-010, as opq_local */
+    double mxx = wx(t, b[2]), mxz = wz(t, b[3]);
     if (outside(mnx, mxx, lo[0], hi[0]) || outside(mnz, mxz, lo[2], hi[2])) continue;
     double gx = gap(mnx, mxx, c[0]), gz = gap(mnz, mxz, c[2]);
     opq_ncand *k = &x->cand[(*nc)++];
@@ -113,6 +117,7 @@ static int eval_cand(const opq_ntref *t, uint32_t i, const op_query_filter *f, c
                      const double lo[3], const double hi[3], opq_poly *P, double *d, double q[3]) {
   P->v = t->v;
   P->x0 = t->x0, P->z0 = t->z0, P->oy = t->v.origin_y;
+  P->x1 = t->x1, P->z1 = t->z1, P->fw = t->fw; /* QRY-010 */
   P->id.x = t->te.x, P->id.z = t->te.z, P->id.layer = t->te.layer, P->id.poly = i;
   P->links = NULL;
   P->nlinks = 0;

@@ -33,10 +33,13 @@ op_status opq_nidx_get(op_query *q, opq_nidx **out, op_error *err) {
   return OP_OK;
 }
 
-void opq_tile_frame(const op_tile_desc *v, int32_t tx, int32_t tz, double *x0, double *z0) {
-  double W = (double)v->tiling.tile_cells * v->tiling.cell_size; /* FMT-005 */
-  *x0 = v->tiling.origin[0] + (double)tx * W;
-  *z0 = v->tiling.origin[2] + (double)tz * W;
+/* QRY-010: the frame opq_frame computes (x0, x1, z0, z1 of FMT-005, fW of FMT-008). */
+void opq_tile_frame(const op_tile_desc *v, int32_t tx, int32_t tz, double *x0, double *z0,
+                    double *x1, double *z1, float *fw) {
+  opq_poly F;
+  F.v = *v;
+  opq_frame(&F, tx, tz);
+  *x0 = F.x0, *z0 = F.z0, *x1 = F.x1, *z1 = F.z1, *fw = F.fw;
 }
 
 const opq_ftile *opq_ftile_fill(op_query *q, opq_nidx *x, op_ref ref) {
@@ -48,7 +51,8 @@ const opq_ftile *opq_ftile_fill(op_query *q, opq_nidx *x, op_ref ref) {
     const opm_slot *sl = ref ? opm_slot_at(q->mesh, slot) : NULL; /* MESH-016's checks */
     if (!sl || !sl->occ || sl->gen != gen) return NULL;
     e->epoch = q->epoch, e->slot = slot, e->gen = gen, e->o = sl->occ;
-    opq_tile_frame(&e->o->view, e->o->view.x, e->o->view.z, &e->x0, &e->z0);
+    opq_tile_frame(&e->o->view, e->o->view.x, e->o->view.z, &e->x0, &e->z0, &e->x1, &e->z1,
+                   &e->fw);
   }
   return index < e->o->view.npolys ? e : NULL;
 }

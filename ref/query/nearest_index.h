@@ -23,7 +23,8 @@ typedef struct opq_ntile {
 typedef struct opq_ntref {
   op_mesh_tile te;
   op_tile_desc v;
-  double x0, z0;
+  double x0, z0, x1, z1; /* QRY-010 */
+  float fw;
   const uint16_t *flags; /* MESH-030, per polygon */
   const uint8_t *area;
 } opq_ntref;
@@ -33,7 +34,8 @@ typedef struct opq_ftile {
   uint64_t epoch;
   uint32_t slot, gen;
   const opm_occ *o;
-  double x0, z0;
+  double x0, z0, x1, z1; /* QRY-010 */
+  float fw;
 } opq_ftile;
 
 /* A polygon whose box meets the search box, with a lower bound of its distance. */
@@ -69,7 +71,8 @@ static inline const opq_ftile *opq_ftile_of(op_query *q, opq_nidx *x, op_ref ref
   return ((uint32_t)ref & (OPM_MAX_POLYS - 1u)) < e->o->view.npolys ? e : NULL;
 }
 /* The world frame of a tile (FMT-005) from its view and position. */
-void opq_tile_frame(const op_tile_desc *v, int32_t tx, int32_t tz, double *x0, double *z0);
+void opq_tile_frame(const op_tile_desc *v, int32_t tx, int32_t tz, double *x0, double *z0,
+                    double *x1, double *z1, float *fw);
 /* Room for ncand candidates and ntiles tiles. */
 op_status opq_nidx_reserve(opq_nidx *x, uint32_t ncand, uint32_t ntiles, op_error *err);
 

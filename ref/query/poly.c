@@ -33,12 +33,19 @@ op_status opq_poly_get(const op_mesh *m, op_ref ref, const char *field, opq_poly
   out->id.x = te.x, out->id.z = te.z, out->id.layer = te.layer, out->id.poly = index;
   out->p = &out->v.polys[index];
   out->n = out->p->nverts;
-  /* FMT-005 */
-  double W = (double)out->v.tiling.tile_cells * out->v.tiling.cell_size;
-  out->x0 = out->v.tiling.origin[0] + (double)te.x * W;
-  out->z0 = out->v.tiling.origin[2] + (double)te.z * W;
-  out->oy = out->v.origin_y;
+  opq_frame(out, te.x, te.z);
   return OP_OK;
+}
+
+/* QRY-010: FMT-005's x0, x1, z0, z1 (binary64, in its order) and FMT-008's fW. */
+void opq_frame(opq_poly *P, int32_t tx, int32_t tz) {
+  double W = (double)P->v.tiling.tile_cells * P->v.tiling.cell_size;
+  P->x0 = P->v.tiling.origin[0] + (double)tx * W;
+  P->x1 = P->v.tiling.origin[0] + ((double)tx + 1.0) * W;
+  P->z0 = P->v.tiling.origin[2] + (double)tz * W;
+  P->z1 = P->v.tiling.origin[2] + ((double)tz + 1.0) * W;
+  P->fw = (float)W;
+  P->oy = P->v.origin_y;
 }
 
 void opq_begin(op_query *q) {
@@ -59,9 +66,10 @@ op_status opq_poly_get_q(op_query *q, op_ref ref, const char *field, opq_poly *o
     }
     c->epoch = q->epoch, c->slot = slot, c->gen = gen;
     op_tile_view(c->te.tile, &c->v);
-    double W = (double)c->v.tiling.tile_cells * c->v.tiling.cell_size; /* FMT-005 */
-    c->x0 = c->v.tiling.origin[0] + (double)c->te.x * W;
-    c->z0 = c->v.tiling.origin[2] + (double)c->te.z * W;
+    opq_poly F;
+    F.v = c->v;
+    opq_frame(&F, c->te.x, c->te.z);
+    c->x0 = F.x0, c->z0 = F.z0, c->x1 = F.x1, c->z1 = F.z1, c->fw = F.fw;
   }
   if (index >= c->te.npolys || op_mesh_get_poly(q->mesh, ref, &out->flags, &out->area, NULL))
     return opq_poly_get(q->mesh, ref, field, out, err);
@@ -82,14 +90,16 @@ op_status opq_poly_get_q(op_query *q, op_ref ref, const char *field, opq_poly *o
   out->p = &out->v.polys[index];
   out->n = out->p->nverts;
   out->x0 = c->x0, out->z0 = c->z0, out->oy = c->v.origin_y;
+  out->x1 = c->x1, out->z1 = c->z1, out->fw = c->fw;
   return OP_OK;
 }
 
-/* QRY-010, FMT-007 */
+/* QRY-010: FMT-007, except that local fW on x or z is the border line x1 or z1 itself, so a
+** point on a tile side or corner has one world x and z whichever tile it is read from. */
 void opq_local(const opq_poly *P, const float *l, double out[3]) {
-  out[0] = P->x0 + (double)l[0];
+  out[0] = l[0] == P->fw ? P->x1 : P->x0 + (double)l[0];
   out[1] = P->oy + (double)l[1];
-  out[2] = P->z0 + (double)l[2];
+  out[2] = l[2] == P->fw ? P->z1 : P->z0 + (double)l[2];
 }
 
 void opq_vert(const opq_poly *P, uint32_t k, double out[3]) {
@@ -176,5 +186,6 @@ void op_query_free(op_query *q) {
   free(q->polys);
   free(q->corners);
   opq_nidx_free(q->nidx);
+  free(q->conns);
   free(q);
 }

@@ -17,6 +17,8 @@ typedef struct opq_poly {
   const op_poly_desc *p;  /* the polygon */
   uint32_t n;             /* its vertex count */
   double x0, z0, oy;      /* FMT-005 x0, z0 and FMT-004 origin_y */
+  double x1, z1;          /* FMT-005 x1, z1: the world lines of local fW (QRY-010) */
+  float fw;               /* FMT-008 fW */
   uint16_t flags;         /* current (MESH-030) */
   uint8_t area;
   const op_link *links;   /* MESH-066, canonical order */
@@ -26,6 +28,8 @@ typedef struct opq_poly {
 /* Resolves ref (QRY-022) and reads the polygon; a failure names `field`. */
 op_status opq_poly_get(const op_mesh *m, op_ref ref, const char *field, opq_poly *out,
                        op_error *err);
+/* QRY-010: sets P's x0, x1, z0, z1, fw and oy from P->v for tile (tx, tz). */
+void opq_frame(opq_poly *P, int32_t tx, int32_t tz);
 /* World point of polygon vertex k (QRY-010). */
 void opq_vert(const opq_poly *P, uint32_t k, double out[3]);
 /* World point of a tile-local point of P's tile. */
@@ -63,9 +67,19 @@ typedef struct opq_tcache {
   op_tile_desc v;
   const op_link *links;
   uint32_t nlinks;
-  double x0, z0;
+  double x0, z0, x1, z1; /* QRY-010 */
+  float fw;
 } opq_tcache;
 #define OPQ_TCACHE 256
+
+/* An off-mesh connection (QRY-070), made per query call from the tiles' slots. */
+typedef struct opq_conn {
+  op_ref from, to;  /* start and end polygon */
+  uint32_t seq;     /* the order of making (QRY-070) */
+  double a[3], b[3]; /* the snapped points on from and on to */
+  uint16_t flags;
+  uint8_t area;
+} opq_conn;
 
 /* A search node (QRY-068). */
 typedef struct opq_node {
@@ -90,6 +104,8 @@ struct op_query {
   uint32_t cap_polys;
   op_query_corner *corners; /* answer buffer of straight path */
   uint32_t cap_corners;
+  opq_conn *conns;          /* the mesh's connections (QRY-070), by (from, seq) */
+  uint32_t nconns, cap_conns;
   uint64_t epoch;           /* one per public call */
   opq_tcache tc[OPQ_TCACHE]; /* direct-mapped by slot */
   struct opq_nidx *nidx;     /* nearest.c's polygon boxes per tile (nearest_index.c), or NULL */
@@ -101,6 +117,11 @@ op_status opq_poly_get_q(op_query *q, op_ref ref, const char *field, opq_poly *o
                          op_error *err);
 /* Starts a public call: the tile cache forgets every tile. */
 void opq_begin(op_query *q);
+
+/* QRY-070: makes q->conns for the mesh as it is (offmesh.c). */
+op_status opq_conns_build(op_query *q, op_error *err);
+/* The first connection of polygon ref in q->conns (q->nconns when it has none). */
+uint32_t opq_conn_first(const op_query *q, op_ref ref);
 
 /* Nearest polygon with a checked filter and checked box (QRY-050 .. QRY-052). */
 op_status opq_nearest(op_query *q, const double c[3], const double h[3],

@@ -1,7 +1,8 @@
 /*
 ** straight.c -- FindStraightPath (spec/query.md, section 8: QRY-080 .. QRY-085): the portals
 ** of a polygon path, the funnel with exact turns (QRY-011), corners with flags and polygons,
-** and the optional crossings at area changes or at every portal.
+** and the optional crossings at area changes or at every portal. A path with off-mesh steps
+** (QRY-072) is pulled section by section, each link's ends becoming OFFMESH corners.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,24 +71,26 @@ static void crossings(sp *s, const double A[3], int32_t a, const double C[3], in
   }
 }
 
-/* QRY-083: the polygon of a funnel corner from portal index k. */
-static uint32_t corner_poly(const sp *s, int32_t k) {
-  return k + 1 < (int32_t)s->n ? (uint32_t)(k + 1) : s->n - 1;
+/* QRY-083: the polygon of a funnel corner from portal index k of a section ending at e. */
+static uint32_t corner_poly(int32_t k, int32_t e) {
+  return k + 1 <= e ? (uint32_t)(k + 1) : (uint32_t)e;
 }
 
 static int coincide(const double a[3], const double b[3]) {
   return a[0] == b[0] && a[2] == b[2];
 }
 
-/* QRY-082 */
-static void funnel(sp *s, const double st[3], const double en[3]) {
+/* QRY-082 on the section of polygons b .. e (QRY-072; the whole path: 0 .. n-1), from st
+** (added with flags fs) to en (portal e, added with flags fe and polygon pe). */
+static void funnel(sp *s, const double st[3], const double en[3], int32_t b, int32_t e,
+                   uint8_t fs, uint8_t fe, uint32_t pe) {
   double A[3], L[3], R[3];
   memcpy(A, st, sizeof A);
   memcpy(L, st, sizeof L);
   memcpy(R, st, sizeof R);
-  int32_t a = -1, l = -1, r = -1, n = (int32_t)s->n;
-  add(s, st, OP_CORNER_START, 0);
-  for (int32_t i = a + 1; i <= n - 1; i++) {
+  int32_t a = b - 1, l = b - 1, r = b - 1;
+  add(s, st, fs, (uint32_t)b);
+  for (int32_t i = a + 1; i <= e; i++) {
     const double *pl = s->po[i].l, *pr = s->po[i].r;
     /* step 1: right side */
     if (opq_orient(A, R, pr) >= 0) {
@@ -96,7 +99,7 @@ static void funnel(sp *s, const double st[3], const double en[3]) {
         r = i;
       } else {
         crossings(s, A, a, L, l);
-        add(s, L, 0, corner_poly(s, l));
+        add(s, L, 0, corner_poly(l, e));
         memcpy(A, L, sizeof A);
         a = l;
         memcpy(R, A, sizeof R);
@@ -112,7 +115,7 @@ static void funnel(sp *s, const double st[3], const double en[3]) {
         l = i;
       } else {
         crossings(s, A, a, R, r);
-        add(s, R, 0, corner_poly(s, r));
+        add(s, R, 0, corner_poly(r, e));
         memcpy(A, R, sizeof A);
         a = r;
         memcpy(L, A, sizeof L);
@@ -122,8 +125,38 @@ static void funnel(sp *s, const double st[3], const double en[3]) {
       }
     }
   }
-  crossings(s, A, a, en, n - 1);
-  add(s, en, OP_CORNER_END, (uint32_t)(n - 1));
+  crossings(s, A, a, en, e);
+  add(s, en, fe, pe);
+}
+
+/* QRY-072: the sections between off-mesh steps (om[i] >= 0: the step from polygon i to i + 1
+** is connection om[i]), each pulled by the funnel. */
+static void sections(sp *s, const int32_t *om, const double s0[3], const double t0[3]) {
+  int32_t n = (int32_t)s->n, b = 0;
+  const double *st = s0;
+  uint8_t fs = OP_CORNER_START;
+  for (int32_t i = 0; i < n; i++) {
+    if (i == n - 1) {
+      funnel(s, st, t0, b, i, fs, OP_CORNER_END, (uint32_t)i);
+    } else if (om[i] >= 0) {
+      const opq_conn *c = &s->q->conns[om[i]];
+      funnel(s, st, c->a, b, i, fs, OP_CORNER_OFFMESH, (uint32_t)i);
+      st = c->b, fs = OP_CORNER_OFFMESH, b = i + 1;
+    }
+  }
+}
+
+/* QRY-072: the first connection of P to polygon `to`, or -1; the connections are made on
+** the first need (*built). */
+static int32_t conn_to(op_query *q, const opq_poly *P, op_ref to, int *built, op_status *st,
+                       op_error *err) {
+  if (!*built) {
+    *built = 1;
+    if ((*st = opq_conns_build(q, err))) return -1;
+  }
+  for (uint32_t c = opq_conn_first(q, P->ref); c < q->nconns && q->conns[c].from == P->ref; c++)
+    if (q->conns[c].to == to) return (int32_t)c;
+  return -1;
 }
 
 static const char *crossing_name(op_crossings c) {
@@ -146,11 +179,14 @@ op_status op_query_straight_path(op_query *q, const double start[3], const doubl
   if (!path) return op_fail(err, OP_E_ARGUMENT, "path", "NULL", "path is required");
   opq_poly *polys = malloc(sizeof *polys * npath);
   portal *po = malloc(sizeof *po * npath);
-  if (!polys || !po) {
+  int32_t *om = malloc(sizeof *om * npath);
+  if (!polys || !po || !om) {
     free(polys);
     free(po);
+    free(om);
     return opc_nomem(err, "query");
   }
+  int built = 0;
   char f[32];
   opq_begin(q);
   for (uint32_t i = 0; i < npath && !st; i++) {
@@ -161,7 +197,14 @@ op_status op_query_straight_path(op_query *q, const double start[3], const doubl
     const opq_poly *P = &polys[i - 1];
     uint32_t k = 0;
     while (k < P->nlinks && P->links[k].target != path[i]) k++;
-    if (k == P->nlinks) {
+    om[i - 1] = -1;
+    if (k == P->nlinks && (om[i - 1] = conn_to(q, P, path[i], &built, &st, err)) >= 0) {
+      const double *a = q->conns[om[i - 1]].a; /* QRY-072: an off-mesh step */
+      memcpy(po[i - 1].l, a, sizeof po[i - 1].l);
+      memcpy(po[i - 1].r, a, sizeof po[i - 1].r);
+    } else if (st) {
+      break;
+    } else if (k == P->nlinks) {
       char v[24];
       snprintf(v, sizeof v, "%016llx", (unsigned long long)path[i]);
       snprintf(f, sizeof f, "path[%u]", i);
@@ -181,6 +224,7 @@ op_status op_query_straight_path(op_query *q, const double start[3], const doubl
   if (st) {
     free(polys);
     free(po);
+    free(om);
     return st;
   }
   double s0[3], t0[3];
@@ -189,11 +233,13 @@ op_status op_query_straight_path(op_query *q, const double start[3], const doubl
   memcpy(po[npath - 1].l, t0, sizeof t0); /* QRY-081 */
   memcpy(po[npath - 1].r, t0, sizeof t0);
   sp s = {q, polys, po, crossings_mode, npath, 0, q->cap_corners, q->corners, 0};
-  funnel(&s, s0, t0);
+  om[npath - 1] = -1;
+  sections(&s, om, s0, t0);
   q->corners = s.c;
   q->cap_corners = s.cap;
   free(polys);
   free(po);
+  free(om);
   if (s.oom) return opc_nomem(err, "query");
   if (s.count > max_corners) /* QRY-085 */
     return op_fail_i(err, OP_E_LIMIT, "max_corners", (long long)s.count,

@@ -79,10 +79,7 @@ void opq_make_inside(const opq_poly *P, double p[3]) {
 /* A tile's frame for reading its polygons in index order (QRY-010, FMT-005). */
 void opq_surf_frame(const op_mesh_tile *te, opq_poly *P) {
   op_tile_view(te->tile, &P->v);
-  double W = (double)P->v.tiling.tile_cells * P->v.tiling.cell_size;
-  P->x0 = P->v.tiling.origin[0] + (double)te->x * W;
-  P->z0 = P->v.tiling.origin[2] + (double)te->z * W;
-  P->oy = P->v.origin_y;
+  opq_frame(P, te->x, te->z); /* x0, x1, z0, z1, fW, origin_y */
   P->id.x = te->x, P->id.z = te->z, P->id.layer = te->layer;
   P->links = NULL;
   P->nlinks = 0;

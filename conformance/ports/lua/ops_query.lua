@@ -205,6 +205,11 @@ return function(OPS, session)
       for _, l in ipairs(Q.links_of(ctx, path[i - 1])) do
         if l.target == path[i].ref then linked = true; break end
       end
+      if not linked then -- QRY-072: or an off-mesh connection
+        for _, oc in ipairs(Q.conns_of(ctx, path[i - 1])) do
+          if oc.to == path[i] then linked = true; break end
+        end
+      end
       if not linked then fail("argument", "path[" .. (i - 1) .. "]", P.u64hex(path[i].ref)) end
     end
     if crossings ~= "none" and crossings ~= "area" and crossings ~= "all" then

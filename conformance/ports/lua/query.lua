@@ -98,6 +98,12 @@ end
 
 local function make_ref(g, s, p) return (g << 42) | (s << 20) | p end
 
+-- QRY-010: the world point of tile-local (x, y, z) of tile t; local fW is the border line.
+local function world(t, x, y, z)
+  return { x == t.fW and t.x1 or t.x0 + x, t.origin_y + y, z == t.fW and t.z1 or t.z0 + z }
+end
+M.world = world
+
 -- The polygon record of (tile info, 0-based index), cached: world vertices (QRY-010), id.
 local function poly_of(ctx, ti, pi)
   local key = make_ref(ti.gen, ti.slot, pi)
@@ -108,7 +114,7 @@ local function poly_of(ctx, ti, pi)
   local V = {}
   for j, k in ipairs(tp.verts) do
     local q = t.verts[k + 1]
-    V[j] = { t.x0 + q[1], t.origin_y + q[2], t.z0 + q[3] }
+    V[j] = world(t, q[1], q[2], q[3])
   end
   p = { ref = key, ti = ti, index = pi, tp = tp, V = V, id = { t.x, t.z, t.layer, pi } }
   ctx.polys[key] = p
@@ -240,7 +246,7 @@ function M.surface_height(p, px, pz)
     local function dv(k)
       if k < n then return V[k + 1] end
       local q = t.detail_verts[d.vert_base + (k - n) + 1]
-      return { t.x0 + q[1], t.origin_y + q[2], t.z0 + q[3] }
+      return world(t, q[1], q[2], q[3])
     end
     for ti = d.tri_base, d.tri_base + d.tri_count - 1 do
       local tr = t.detail_tris[ti + 1]
@@ -295,6 +301,52 @@ function M.nearest(ctx, c, h, f)
 end
 
 ---------------------------------------------------------------------------------------------
+-- Off-mesh connections (QRY-070): per context, by start polygon reference, in making order.
+
+local function snap(ctx, ti, c, h, best)
+  for pi = 0, #ti.t.polys - 1 do
+    local p = poly_of(ctx, ti, pi)
+    local q = M.closest_point(p, c)
+    if c[1] - h[1] <= q[1] and q[1] <= c[1] + h[1] and c[2] - h[2] <= q[2] and q[2] <= c[2] + h[2]
+       and c[3] - h[3] <= q[3] and q[3] <= c[3] + h[3] then
+      local d = dist2(c, q)
+      if not best.p or d < best.d then best.p, best.q, best.d = p, q, d end
+    end
+  end
+end
+
+function M.conns(ctx)
+  if ctx.conns then return ctx.conns end
+  local by = {}
+  local climb = ctx.m.params.climb
+  for _, ti in ipairs(ctx.tiles) do
+    local t = ti.t
+    for _, o in ipairs(t.offmesh or {}) do
+      local S = world(t, o.start[1], o.start[2], o.start[3])
+      local E = world(t, o["end"][1], o["end"][2], o["end"][3])
+      local h = { o.radius, climb, o.radius }
+      local a, b = {}, {}
+      snap(ctx, ti, S, h, a)
+      if a.p then
+        for _, tj in ipairs(ctx.tiles) do snap(ctx, tj, E, h, b) end
+        if b.p and b.p ~= a.p then
+          local function push(f, to, pa, pb)
+            local list = by[f.ref] or {}
+            by[f.ref] = list
+            list[#list + 1] = { from = f, to = to, a = pa, b = pb, flags = o.flags, area = o.area }
+          end
+          push(a.p, b.p, a.q, b.q)
+          if o.bidir == 1 or o.bidir == true then push(b.p, a.p, b.q, a.q) end
+        end
+      end
+    end
+  end
+  ctx.conns = by
+  return by
+end
+function M.conns_of(ctx, p) return M.conns(ctx)[p.ref] or {} end
+
+---------------------------------------------------------------------------------------------
 -- Find path (section 7).
 
 -- QRY-063: left and right ends of the portal of link l of polygon p.
@@ -316,8 +368,9 @@ function M.portal(ctx, p, l)
     return ha + (hb - ha) * s
   end
   local function point(u)
-    if along == 3 then return { t.x0 + la[1], height(u), t.z0 + u } end
-    return { t.x0 + u, height(u), t.z0 + la[3] }
+    local w = along == 3 and world(t, la[1], 0, u) or world(t, u, 0, la[3])
+    w[2] = height(u)
+    return w
   end
   local plo, phi = point(l.lo), point(l.hi)
   if ub > ua then return phi, plo end
@@ -450,6 +503,23 @@ function M.search(ctx, S, sp, E, ep, f, max_nodes, max_path)
         end
       end
     end
+    -- QRY-071: the off-mesh edges after the links
+    for _, oc in ipairs(M.conns_of(ctx, N.p)) do
+      local B = oc.to
+      if (oc.flags & f.include) ~= 0 and (oc.flags & f.exclude) == 0 and passes(f, B) then
+        local Bn = nodes[B.ref]
+        local PB = Bn and Bn.pt or point_of(B)
+        local c = dist(N.pt, oc.a) * costN + dist(oc.a, oc.b) * f.costs[oc.area + 1] + dist(oc.b, PB) * cost_of(f, B)
+        local g2 = N.g + c
+        if not Bn then
+          if #made == max_nodes then reason = "node_limit"; goto done end
+          push(new_node(B, g2, N))
+        elseif g2 < Bn.g then
+          Bn.g, Bn.parent = g2, N
+          push(Bn)
+        end
+      end
+    end
   end
   ::done::
   local best
@@ -466,7 +536,7 @@ end
 -- Returns the corner list {point, flags, poly}.
 function M.straight(ctx, path, s, t, crossings)
   local n = #path
-  local portals = {}
+  local portals, om = {}, {}
   for i = 1, n - 1 do
     local p, q = path[i], path[i + 1]
     for _, l in ipairs(links_of(ctx, p)) do
@@ -476,12 +546,17 @@ function M.straight(ctx, path, s, t, crossings)
         break
       end
     end
+    if not portals[i - 1] then -- QRY-072: an off-mesh step
+      for _, oc in ipairs(M.conns_of(ctx, p)) do
+        if oc.to == q then om[i - 1] = oc; portals[i - 1] = { oc.a, oc.a }; break end
+      end
+    end
   end
   portals[n - 1] = { t, t }
-  local corners = { { point = s, flags = 1, poly = path[1] } }
+  local corners = {}
   local function add(pt, flags, poly)
     local last = corners[#corners]
-    if same_plane(last.point, pt) then
+    if last and same_plane(last.point, pt) then
       last.point, last.poly, last.flags = pt, poly, last.flags | flags
     else
       corners[#corners + 1] = { point = pt, flags = flags, poly = poly }
@@ -506,15 +581,18 @@ function M.straight(ctx, path, s, t, crossings)
       end
     end
   end
+  -- QRY-082 on the section of polygons b .. e (0-based), from st to en
+  local function funnel(b, e, st, en, fs, fe, pe)
   local function corner(A, a, C, k)
     add_crossings(A, a, C, k)
-    local poly = path[math.min(k + 1, n - 1) + 1]
+    local poly = path[math.min(k + 1, e) + 1]
     add(C, 0, poly)
   end
-  local A, a = s, -1
-  local L, R, l, r = s, s, -1, -1
-  local i = 0
-  while i <= n - 1 do
+  add(st, fs, path[b + 1])
+  local A, a = st, b - 1
+  local L, R, l, r = st, st, b - 1, b - 1
+  local i = b
+  while i <= e do
     local pl, pr = portals[i][1], portals[i][2]
     local restarted = false
     -- step 1
@@ -544,8 +622,19 @@ function M.straight(ctx, path, s, t, crossings)
     if not restarted then i = i + 1 end
   end
   -- step 4
-  add_crossings(A, a, t, n - 1)
-  add(t, 2, path[n])
+  add_crossings(A, a, en, e)
+  add(en, fe, path[pe + 1])
+  end
+  -- QRY-072: the sections between off-mesh steps
+  local b, st, fs = 0, s, 1
+  for i = 0, n - 1 do
+    if i == n - 1 then
+      funnel(b, i, st, t, fs, 2, i)
+    elseif om[i] then
+      funnel(b, i, st, om[i].a, fs, 4, i)
+      b, st, fs = i + 1, om[i].b, 4
+    end
+  end
   return corners
 end
 

@@ -87,7 +87,7 @@ local function check_header(t)
   if not finite(oy) or oy < -LIM or oy > LIM then fail("out_of_range", "header.origin_y", vd(oy)) end
 end
 
--- FMT-005, FMT-006, FMT-008: the extent; sets t.x0, t.z0, t.fW.
+-- FMT-005, FMT-006, FMT-008: the extent; sets t.x0, t.z0, t.fW (and t.x1, t.z1).
 local function check_extent(t)
   local W = t.tile_cells * t.cell_size -- integer converted exactly, then one product
   local xf, zf = t.x + 0.0, t.z + 0.0
@@ -98,6 +98,7 @@ local function check_extent(t)
   local z1 = t.origin[3] + (zf + 1.0) * W
   if z0 < -LIM or z0 > LIM or z1 < -LIM or z1 > LIM then fail("out_of_range", "header.z", vi(t.z)) end
   t.x0, t.z0, t.fW = x0, z0, m.to_f32(W)
+  t.x1, t.z1 = x1, z1 -- the world lines of local fW (QRY-010)
 end
 
 -- FMT-050 step 3: counts against limits (FMT-030), then consistency (FMT-022).
