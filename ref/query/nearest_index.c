@@ -33,13 +33,16 @@ op_status opq_nidx_get(op_query *q, opq_nidx **out, op_error *err) {
   return OP_OK;
 }
 
-/* QRY-010: the frame opq_frame computes (x0, x1, z0, z1 of FMT-005, fW of FMT-008). */
+/* QRY-010: FMT-005's x0, x1, z0, z1 (binary64, in its order) and FMT-008's fW of tile
+** (tx, tz) of v's tiling; opq_frame (poly.c) uses it too. */
 void opq_tile_frame(const op_tile_desc *v, int32_t tx, int32_t tz, double *x0, double *z0,
                     double *x1, double *z1, float *fw) {
-  opq_poly F;
-  F.v = *v;
-  opq_frame(&F, tx, tz);
-  *x0 = F.x0, *z0 = F.z0, *x1 = F.x1, *z1 = F.z1, *fw = F.fw;
+  double W = (double)v->tiling.tile_cells * v->tiling.cell_size;
+  *x0 = v->tiling.origin[0] + (double)tx * W;
+  *x1 = v->tiling.origin[0] + ((double)tx + 1.0) * W;
+  *z0 = v->tiling.origin[2] + (double)tz * W;
+  *z1 = v->tiling.origin[2] + ((double)tz + 1.0) * W;
+  *fw = (float)W;
 }
 
 const opq_ftile *opq_ftile_fill(op_query *q, opq_nidx *x, op_ref ref) {

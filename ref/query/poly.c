@@ -15,6 +15,7 @@
 
 #include "core/internal.h"
 #include "query/query_internal.h"
+#include "query/nearest_index.h"
 
 /* QRY-022: the mesh's own error (MESH-016), renamed to the query's argument. */
 op_status opq_poly_get(const op_mesh *m, op_ref ref, const char *field, opq_poly *out,
@@ -39,12 +40,7 @@ op_status opq_poly_get(const op_mesh *m, op_ref ref, const char *field, opq_poly
 
 /* QRY-010: FMT-005's x0, x1, z0, z1 (binary64, in its order) and FMT-008's fW. */
 void opq_frame(opq_poly *P, int32_t tx, int32_t tz) {
-  double W = (double)P->v.tiling.tile_cells * P->v.tiling.cell_size;
-  P->x0 = P->v.tiling.origin[0] + (double)tx * W;
-  P->x1 = P->v.tiling.origin[0] + ((double)tx + 1.0) * W;
-  P->z0 = P->v.tiling.origin[2] + (double)tz * W;
-  P->z1 = P->v.tiling.origin[2] + ((double)tz + 1.0) * W;
-  P->fw = (float)W;
+  opq_tile_frame(&P->v, tx, tz, &P->x0, &P->z0, &P->x1, &P->z1, &P->fw);
   P->oy = P->v.origin_y;
 }
 
