@@ -100,7 +100,7 @@ int opq_inside(const opq_poly *P, const double p[3]) {
 }
 
 /* QRY-041: closest point of edge a -> b to p; returns its plane distance. */
-static double edge_closest(const double a[3], const double b[3], const double p[3], double q[3]) {
+double opq_seg_closest(const double a[3], const double b[3], const double p[3], double q[3]) {
   double ux = b[0] - a[0], uz = b[2] - a[2];
   double den = ux * ux + uz * uz;
   double t = 0.0;
@@ -121,7 +121,7 @@ void opq_boundary(const opq_poly *P, const double p[3], double q[3]) {
     double a[3], b[3], c[3];
     opq_vert(P, j, a);
     opq_vert(P, (j + 1) % P->n, b);
-    double d = edge_closest(a, b, p, c);
+    double d = opq_seg_closest(a, b, p, c);
     if (j == 0 || d < best) {
       best = d;
       q[0] = c[0], q[1] = c[1], q[2] = c[2];

@@ -52,26 +52,11 @@ static void add(msearch *m, op_ref r, int32_t parent, uint32_t slot) {
   m->hash[slot] = (int32_t)m->nnodes++;
 }
 
-/* QRY-041: plane distance from p to segment a -> b, with the closest point in q. */
-static double seg_dist(const double a[3], const double b[3], const double p[3], double q[3]) {
-  double ux = b[0] - a[0], uz = b[2] - a[2];
-  double den = ux * ux + uz * uz;
-  double t = 0.0;
-  if (den != 0.0) t = ((p[0] - a[0]) * ux + (p[2] - a[2]) * uz) / den;
-  if (t < 0.0) t = 0.0;
-  if (t > 1.0) t = 1.0;
-  q[0] = a[0] + ux * t;
-  q[2] = a[2] + uz * t;
-  q[1] = a[1] + (b[1] - a[1]) * t;
-  double dx = q[0] - p[0], dz = q[2] - p[2];
-  return dx * dx + dz * dz;
-}
-
 /* QSF-113: a link of node i whose portal reaches into the search circle. */
 static void neighbour(msearch *m, const opq_poly *P, const op_link *lk, int32_t i) {
   double L[3], R[3], c[3], M[3] = {m->mx, 0.0, m->mz};
   opq_portal(P, lk, L, R);
-  if (seg_dist(R, L, M, c) > m->r2) return;
+  if (opq_seg_closest(R, L, M, c) > m->r2) return;
   uint32_t slot;
   if (find(m, lk->target, &slot) >= 0) return;
   if (m->nnodes == m->cap) {
@@ -96,7 +81,7 @@ static int expand(msearch *m, const opq_poly *P, int32_t i) {
     double a[3], b[3], c[3];
     opq_vert(P, j, a);
     opq_vert(P, (j + 1) % P->n, b);
-    double d = seg_dist(a, b, m->e, c);
+    double d = opq_seg_closest(a, b, m->e, c);
     if (d < m->best_d) {
       m->best_d = d;
       m->best[0] = c[0], m->best[2] = c[2];

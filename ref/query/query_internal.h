@@ -44,6 +44,9 @@ double opq_dist(const double a[3], const double b[3]);
 double opq_dist2(const double a[3], const double b[3]);
 /* QRY-040 */
 int opq_inside(const opq_poly *P, const double p[3]);
+/* QRY-041: the closest point q of segment a -> b to p (t clamped to [0, 1]); returns the plane
+** distance squared. Shared by opq_boundary, move along surface and distance to wall. */
+double opq_seg_closest(const double a[3], const double b[3], const double p[3], double q[3]);
 /* QRY-042: the closest boundary point (x, edge height, z) of P to p (x, z). */
 void opq_boundary(const opq_poly *P, const double p[3], double q[3]);
 /* QRY-043: surface height at (x, z). */

@@ -29,25 +29,10 @@ static uint32_t wslot(const wsearch *w, op_ref r) {
   return i;
 }
 
-/* QSF-141: plane distance from p to segment a -> b (QRY-041), the point in q. */
-static double seg(const double a[3], const double b[3], const double p[3], double q[3]) {
-  double ux = b[0] - a[0], uz = b[2] - a[2];
-  double den = ux * ux + uz * uz;
-  double t = 0.0;
-  if (den != 0.0) t = ((p[0] - a[0]) * ux + (p[2] - a[2]) * uz) / den;
-  if (t < 0.0) t = 0.0;
-  if (t > 1.0) t = 1.0;
-  q[0] = a[0] + ux * t;
-  q[2] = a[2] + uz * t;
-  q[1] = a[1] + (b[1] - a[1]) * t;
-  double dx = q[0] - p[0], dz = q[2] - p[2];
-  return dx * dx + dz * dz;
-}
-
 static void offer(wsearch *w, const opq_poly *P, const op_link *lk) {
   double L[3], R[3], x[3];
   opq_portal(P, lk, L, R);
-  if (seg(R, L, w->c, x) > w->r2) return;
+  if (opq_seg_closest(R, L, w->c, x) > w->r2) return;
   uint32_t s = wslot(w, lk->target);
   if (w->hash[s] >= 0) return;
   if (w->n == w->cap) {
@@ -72,7 +57,7 @@ static void expand(wsearch *w, const opq_poly *P) {
     double a[3], b[3], x[3];
     opq_vert(P, j, a);
     opq_vert(P, (j + 1) % P->n, b);
-    double d = seg(a, b, w->c, x);
+    double d = opq_seg_closest(a, b, w->c, x);
     if (d <= w->r2 && (!w->found || d < w->best_d)) {
       w->found = 1;
       w->best_d = d;
