@@ -190,8 +190,8 @@ op_status op_query_straight_path(op_query *q, const double start[3], const doubl
   char f[32];
   opq_begin(q);
   for (uint32_t i = 0; i < npath && !st; i++) {
-    snprintf(f, sizeof f, "path[%u]", i);
-    st = opq_poly_get_q(q, path[i], f, &polys[i], err);
+    st = opq_poly_get_q(q, path[i], "path", &polys[i], err);
+    if (st && err) snprintf(err->field, sizeof err->field, "path[%u]", i); /* named on failure only */
   }
   for (uint32_t i = 1; i < npath && !st; i++) { /* QRY-080, QRY-081 */
     const opq_poly *P = &polys[i - 1];
