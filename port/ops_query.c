@@ -15,8 +15,9 @@
 
 #include "dispatch.h"
 #include "onepath_query.h"
+#include "ops_query.h"
 
-static op_status get_mesh(opd_session *s, const opj *args, op_mesh **m, op_error *err) {
+op_status opd_q_get_mesh(opd_session *s, const opj *args, op_mesh **m, op_error *err) {
   int64_t h;
   if (opj_int(opj_get(args, "mesh"), INT64_MIN, INT64_MAX, &h))
     return opd_arg_error(err, "mesh", "must be a mesh handle");
@@ -26,7 +27,7 @@ static op_status get_mesh(opd_session *s, const opj *args, op_mesh **m, op_error
 }
 
 /* QRY-091: a list of exactly three protocol doubles. */
-static op_status get_point(const opj *args, const char *key, double out[3], op_error *err) {
+op_status opd_q_get_point(const opj *args, const char *key, double out[3], op_error *err) {
   const opj *v = opj_get(args, key);
   if (!v || v->type != OPJ_ARR || v->n != 3)
     return opd_arg_error(err, key, "must be a list of three numbers");
@@ -48,8 +49,8 @@ static op_status get_ref_v(const opj *v, const char *field, op_ref *out, op_erro
 }
 
 /* An optional u32 (absent: the default def). */
-static op_status get_opt_u32(const opj *args, const char *key, uint32_t def, uint32_t *out,
-                             op_error *err) {
+op_status opd_q_get_opt_u32(const opj *args, const char *key, uint32_t def, uint32_t *out,
+                            op_error *err) {
   const opj *v = opj_get(args, key);
   *out = def;
   if (!v) return OP_OK;
@@ -92,7 +93,7 @@ static op_status get_filter(const opj *args, op_query_filter *f, int *given, op_
   return OP_OK;
 }
 
-static void w_point(opj_w *res, const char *key, const double p[3]) {
+void opd_q_w_point(opj_w *res, const char *key, const double p[3]) {
   opj_w_key(res, key);
   opj_w_arr_begin(res);
   for (int k = 0; k < 3; k++) opj_w_double(res, p[k]);
@@ -100,7 +101,7 @@ static void w_point(opj_w *res, const char *key, const double p[3]) {
 }
 
 /* QRY-024 */
-static void w_poly(opj_w *res, const op_query_poly *p) {
+void opd_q_w_poly(opj_w *res, const op_query_poly *p) {
   opj_w_obj_begin(res);
   opj_w_key(res, "ref");
   opj_w_u64hex(res, p->ref);
@@ -124,9 +125,9 @@ static op_status op_nearest(opd_session *s, const opj *args, opj_w *res, op_erro
   double c[3], h[3];
   op_query_filter f;
   int given;
-  op_status st = get_mesh(s, args, &m, err);
-  if (!st) st = get_point(args, "center", c, err);
-  if (!st) st = get_point(args, "half_extents", h, err);
+  op_status st = opd_q_get_mesh(s, args, &m, err);
+  if (!st) st = opd_q_get_point(args, "center", c, err);
+  if (!st) st = opd_q_get_point(args, "half_extents", h, err);
   if (!st) st = get_filter(args, &f, &given, err);
   op_query *q = NULL;
   if (!st) st = new_query(m, OP_QUERY_DEFAULT_NODES, &q, err);
@@ -138,8 +139,8 @@ static op_status op_nearest(opd_session *s, const opj *args, opj_w *res, op_erro
   opj_w_bool(res, n.found);
   if (n.found) {
     opj_w_key(res, "poly");
-    w_poly(res, &n.poly);
-    w_point(res, "point", n.point);
+    opd_q_w_poly(res, &n.poly);
+    opd_q_w_point(res, "point", n.point);
   }
   return OP_OK;
 }
@@ -149,7 +150,7 @@ static op_status op_height(opd_session *s, const opj *args, opj_w *res, op_error
   op_mesh *m;
   op_ref r = 0;
   double x = 0, z = 0;
-  op_status st = get_mesh(s, args, &m, err);
+  op_status st = opd_q_get_mesh(s, args, &m, err);
   if (!st) st = get_ref_v(opj_get(args, "poly"), "poly", &r, err);
   if (!st && opj_double(opj_get(args, "x"), &x)) st = opd_arg_error(err, "x", "must be a number");
   if (!st && opj_double(opj_get(args, "z"), &z)) st = opd_arg_error(err, "z", "must be a number");
@@ -174,9 +175,9 @@ static op_status closest(opd_session *s, const opj *args, opj_w *res, op_error *
   op_mesh *m;
   op_ref r = 0;
   double p[3], out[3];
-  op_status st = get_mesh(s, args, &m, err);
+  op_status st = opd_q_get_mesh(s, args, &m, err);
   if (!st) st = get_ref_v(opj_get(args, "poly"), "poly", &r, err);
-  if (!st) st = get_point(args, "pos", p, err);
+  if (!st) st = opd_q_get_point(args, "pos", p, err);
   op_query *q = NULL;
   if (!st) st = new_query(m, OP_QUERY_DEFAULT_NODES, &q, err);
   int over = 0;
@@ -185,7 +186,7 @@ static op_status closest(opd_session *s, const opj *args, opj_w *res, op_error *
                : op_query_closest_point(q, r, p, out, &over, err);
   op_query_free(q);
   if (st) return st;
-  w_point(res, "point", out);
+  opd_q_w_point(res, "point", out);
   if (!bound) {
     opj_w_key(res, "over");
     opj_w_bool(res, over);
@@ -201,10 +202,10 @@ static op_status op_closest_boundary(opd_session *s, const opj *args, opj_w *res
   return closest(s, args, res, err, 1);
 }
 
-static void w_polys(opj_w *res, const char *key, const op_query_poly *p, uint32_t n) {
+void opd_q_w_polys(opj_w *res, const char *key, const op_query_poly *p, uint32_t n) {
   opj_w_key(res, key);
   opj_w_arr_begin(res);
-  for (uint32_t i = 0; i < n; i++) w_poly(res, &p[i]);
+  for (uint32_t i = 0; i < n; i++) opd_q_w_poly(res, &p[i]);
   opj_w_arr_end(res);
 }
 
@@ -212,8 +213,8 @@ static void w_end(opj_w *res, const char *key, const op_query_poly *p, const dou
   opj_w_key(res, key);
   opj_w_obj_begin(res);
   opj_w_key(res, "poly");
-  w_poly(res, p);
-  w_point(res, "point", pt);
+  opd_q_w_poly(res, p);
+  opd_q_w_point(res, "point", pt);
   opj_w_obj_end(res);
 }
 
@@ -225,12 +226,12 @@ static op_status op_find_path(opd_session *s, const opj *args, opj_w *res, op_er
   int given;
   uint32_t nodes = 0, maxp = 0;
   /* QRY-091: max_nodes is checked as the query object is made (QRY-060), before QRY-061 */
-  op_status st = get_mesh(s, args, &m, err);
-  if (!st) st = get_point(args, "start", a, err);
-  if (!st) st = get_point(args, "end", b, err);
+  op_status st = opd_q_get_mesh(s, args, &m, err);
+  if (!st) st = opd_q_get_point(args, "start", a, err);
+  if (!st) st = opd_q_get_point(args, "end", b, err);
   if (!st) st = get_filter(args, &f, &given, err);
-  if (!st) st = get_opt_u32(args, "max_nodes", OP_QUERY_DEFAULT_NODES, &nodes, err);
-  if (!st) st = get_opt_u32(args, "max_path", OP_QUERY_DEFAULT_PATH, &maxp, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_nodes", OP_QUERY_DEFAULT_NODES, &nodes, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_path", OP_QUERY_DEFAULT_PATH, &maxp, err);
   op_query *q = NULL;
   if (!st) st = new_query(m, nodes, &q, err);
   op_query_path p;
@@ -246,13 +247,13 @@ static op_status op_find_path(opd_session *s, const opj *args, opj_w *res, op_er
   opj_w_key(res, "nodes");
   opj_w_int(res, p.nodes);
   if (p.status == OP_PATH_FOUND) {
-    w_polys(res, "path", p.polys, p.npolys);
+    opd_q_w_polys(res, "path", p.polys, p.npolys);
     opj_w_key(res, "cost");
     opj_w_double(res, p.cost);
   } else {
     opj_w_key(res, "reason");
     opj_w_str(res, op_path_reason_name(p.reason));
-    w_polys(res, "partial", p.polys, p.npolys);
+    opd_q_w_polys(res, "partial", p.polys, p.npolys);
   }
   op_query_free(q);
   return OP_OK;
@@ -262,9 +263,9 @@ static op_status op_find_path(opd_session *s, const opj *args, opj_w *res, op_er
 static op_status op_straight(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   op_mesh *m;
   double a[3], b[3];
-  op_status st = get_mesh(s, args, &m, err);
-  if (!st) st = get_point(args, "start", a, err);
-  if (!st) st = get_point(args, "end", b, err);
+  op_status st = opd_q_get_mesh(s, args, &m, err);
+  if (!st) st = opd_q_get_point(args, "start", a, err);
+  if (!st) st = opd_q_get_point(args, "end", b, err);
   const opj *jp = opj_get(args, "path");
   if (!st && (!jp || jp->type != OPJ_ARR)) st = opd_arg_error(err, "path", "must be a list");
   op_ref *refs = NULL;
@@ -289,7 +290,7 @@ static op_status op_straight(opd_session *s, const opj *args, opj_w *res, op_err
     else bad_cross = 1;
   }
   uint32_t maxc = 0;
-  if (!st) st = get_opt_u32(args, "max_corners", OP_QUERY_DEFAULT_CORNERS, &maxc, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_corners", OP_QUERY_DEFAULT_CORNERS, &maxc, err);
   op_query *q = NULL;
   if (!st) st = new_query(m, OP_QUERY_DEFAULT_NODES, &q, err);
   const op_query_corner *c = NULL;
@@ -312,11 +313,11 @@ static op_status op_straight(opd_session *s, const opj *args, opj_w *res, op_err
   opj_w_arr_begin(res);
   for (uint32_t i = 0; i < nc; i++) {
     opj_w_obj_begin(res);
-    w_point(res, "point", c[i].point);
+    opd_q_w_point(res, "point", c[i].point);
     opj_w_key(res, "flags");
     opj_w_int(res, c[i].flags);
     opj_w_key(res, "poly");
-    w_poly(res, &c[i].poly);
+    opd_q_w_poly(res, &c[i].poly);
     opj_w_obj_end(res);
   }
   opj_w_arr_end(res);

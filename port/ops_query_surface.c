@@ -15,29 +15,9 @@
 
 #include "dispatch.h"
 #include "onepath_query.h"
+#include "ops_query.h"
 
-static op_status get_mesh(opd_session *s, const opj *args, op_mesh **m, op_error *err) {
-  int64_t h;
-  if (opj_int(opj_get(args, "mesh"), INT64_MIN, INT64_MAX, &h))
-    return opd_arg_error(err, "mesh", "must be a mesh handle");
-  *m = opd_lookup(s, OPD_MESH, h);
-  if (!*m) return op_fail_i(err, OP_E_ARGUMENT, "mesh", h, "no live mesh has this handle");
-  return OP_OK;
-}
 
-static op_status get_point(const opj *args, const char *key, double out[3], op_error *err) {
-  const opj *v = opj_get(args, key);
-  if (!v || v->type != OPJ_ARR || v->n != 3)
-    return opd_arg_error(err, key, "must be a list of three numbers");
-  for (int k = 0; k < 3; k++) {
-    if (opj_double(v->items[k], &out[k])) {
-      char f[48];
-      snprintf(f, sizeof f, "%s[%d]", key, k);
-      return opd_arg_error(err, f, "must be a number");
-    }
-  }
-  return OP_OK;
-}
 
 /* QRY-091's filter {include?, exclude?, costs?} */
 static op_status get_filter(const opj *args, op_query_filter *f, op_error *err) {
@@ -70,44 +50,9 @@ static op_status get_filter(const opj *args, op_query_filter *f, op_error *err) 
   return OP_OK;
 }
 
-static op_status get_opt_u32(const opj *args, const char *key, uint32_t def, uint32_t *out,
-                             op_error *err) {
-  const opj *v = opj_get(args, key);
-  *out = def;
-  if (!v) return OP_OK;
-  int64_t x;
-  if (opj_int(v, 0, UINT32_MAX, &x)) return opd_arg_error(err, key, "must be an integer (u32)");
-  *out = (uint32_t)x;
-  return OP_OK;
-}
 
-static void w_point(opj_w *res, const char *key, const double p[3]) {
-  opj_w_key(res, key);
-  opj_w_arr_begin(res);
-  for (int k = 0; k < 3; k++) opj_w_double(res, p[k]);
-  opj_w_arr_end(res);
-}
 
-static void w_poly(opj_w *res, const op_query_poly *p) {
-  opj_w_obj_begin(res);
-  opj_w_key(res, "ref");
-  opj_w_u64hex(res, p->ref);
-  opj_w_key(res, "id");
-  opj_w_arr_begin(res);
-  opj_w_int(res, p->id.x);
-  opj_w_int(res, p->id.z);
-  opj_w_int(res, p->id.layer);
-  opj_w_int(res, p->id.poly);
-  opj_w_arr_end(res);
-  opj_w_obj_end(res);
-}
 
-static void w_polys(opj_w *res, const char *key, const op_query_poly *p, uint32_t n) {
-  opj_w_key(res, key);
-  opj_w_arr_begin(res);
-  for (uint32_t i = 0; i < n; i++) w_poly(res, &p[i]);
-  opj_w_arr_end(res);
-}
 
 /* The common head {mesh, poly, start, end, filter?} of both ops (QSF-190). */
 typedef struct surf_args {
@@ -119,12 +64,12 @@ typedef struct surf_args {
 
 static op_status get_head(opd_session *s, const opj *args, surf_args *a, op_error *err) {
   uint64_t r = 0;
-  op_status st = get_mesh(s, args, &a->m, err);
+  op_status st = opd_q_get_mesh(s, args, &a->m, err);
   if (!st && opj_u64hex(opj_get(args, "poly"), &r))
     st = opd_arg_error(err, "poly", "must be a 16-hex-digit reference");
   a->poly = r;
-  if (!st) st = get_point(args, "start", a->start, err);
-  if (!st) st = get_point(args, "end", a->end, err);
+  if (!st) st = opd_q_get_point(args, "start", a->start, err);
+  if (!st) st = opd_q_get_point(args, "end", a->end, err);
   if (!st) st = get_filter(args, &a->f, err);
   return st;
 }
@@ -147,7 +92,7 @@ static op_status op_raycast(opd_session *s, const opj *args, opj_w *res, op_erro
     if (jc->type != OPJ_BOOL) st = opd_arg_error(err, "costs", "must be true or false");
     else costs = jc->b;
   }
-  if (!st) st = get_opt_u32(args, "max_visited", OP_QUERY_DEFAULT_VISITED, &maxv, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_visited", OP_QUERY_DEFAULT_VISITED, &maxv, err);
   op_query *q = NULL;
   op_query_poly *vis = NULL;
   if (!st) st = op_query_create(a.m, 1, &q, err);
@@ -160,11 +105,11 @@ static op_status op_raycast(opd_session *s, const opj *args, opj_w *res, op_erro
     opj_w_key(res, "t");
     opj_w_double(res, r.t);
     if (r.status == OP_RAY_WALL) {
-      w_point(res, "normal", r.normal);
+      opd_q_w_point(res, "normal", r.normal);
       opj_w_key(res, "edge");
       opj_w_int(res, r.edge);
     }
-    w_polys(res, "path", vis, r.npolys);
+    opd_q_w_polys(res, "path", vis, r.npolys);
     if (costs) {
       opj_w_key(res, "cost");
       opj_w_double(res, r.cost);
@@ -180,7 +125,7 @@ static op_status op_move(opd_session *s, const opj *args, opj_w *res, op_error *
   surf_args a;
   uint32_t maxv = 0;
   op_status st = get_head(s, args, &a, err);
-  if (!st) st = get_opt_u32(args, "max_visited", OP_QUERY_DEFAULT_VISITED, &maxv, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_visited", OP_QUERY_DEFAULT_VISITED, &maxv, err);
   op_query *q = NULL;
   op_query_poly *vis = NULL;
   if (!st) st = op_query_create(a.m, 1, &q, err);
@@ -188,10 +133,10 @@ static op_status op_move(opd_session *s, const opj *args, opj_w *res, op_error *
   op_query_move mv;
   if (!st) st = op_query_move_along_surface(q, a.poly, a.start, a.end, &a.f, vis, maxv, &mv, err);
   if (!st) {
-    w_point(res, "point", mv.point);
+    opd_q_w_point(res, "point", mv.point);
     opj_w_key(res, "poly");
-    w_poly(res, &mv.poly);
-    w_polys(res, "visited", vis, mv.nvisited);
+    opd_q_w_poly(res, &mv.poly);
+    opd_q_w_polys(res, "visited", vis, mv.nvisited);
     opj_w_key(res, "truncated");
     opj_w_bool(res, mv.truncated);
   }
@@ -207,18 +152,18 @@ static op_status op_polys_box(opd_session *s, const opj *args, opj_w *res, op_er
   op_query_filter f;
   uint32_t maxp = 0, n = 0;
   int trunc = 0;
-  op_status st = get_mesh(s, args, &m, err);
-  if (!st) st = get_point(args, "center", c, err);
-  if (!st) st = get_point(args, "half_extents", h, err);
+  op_status st = opd_q_get_mesh(s, args, &m, err);
+  if (!st) st = opd_q_get_point(args, "center", c, err);
+  if (!st) st = opd_q_get_point(args, "half_extents", h, err);
   if (!st) st = get_filter(args, &f, err);
-  if (!st) st = get_opt_u32(args, "max_polys", OP_QUERY_DEFAULT_POLYS, &maxp, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_polys", OP_QUERY_DEFAULT_POLYS, &maxp, err);
   op_query *q = NULL;
   op_query_poly *polys = NULL;
   if (!st) st = op_query_create(m, 1, &q, err);
   if (!st) st = new_buffer(maxp, &polys, err);
   if (!st) st = op_query_polys_in_box(q, c, h, &f, polys, maxp, &n, &trunc, err);
   if (!st) {
-    w_polys(res, "polys", polys, n);
+    opd_q_w_polys(res, "polys", polys, n);
     opj_w_key(res, "truncated");
     opj_w_bool(res, trunc);
   }
@@ -233,7 +178,7 @@ static op_status op_random(opd_session *s, const opj *args, opj_w *res, op_error
   op_query_filter f;
   op_prng *r = NULL;
   int64_t h;
-  op_status st = get_mesh(s, args, &m, err);
+  op_status st = opd_q_get_mesh(s, args, &m, err);
   if (!st && opj_int(opj_get(args, "prng"), INT64_MIN, INT64_MAX, &h))
     st = opd_arg_error(err, "prng", "must be a prng handle");
   if (!st && !(r = opd_lookup(s, OPD_PRNG, h)))
@@ -248,8 +193,8 @@ static op_status op_random(opd_session *s, const opj *args, opj_w *res, op_error
     opj_w_bool(res, out.found);
     if (out.found) {
       opj_w_key(res, "poly");
-      w_poly(res, &out.poly);
-      w_point(res, "point", out.point);
+      opd_q_w_poly(res, &out.poly);
+      opd_q_w_point(res, "point", out.point);
     }
   }
   op_query_free(q);
@@ -263,14 +208,14 @@ static op_status op_wall(opd_session *s, const opj *args, opj_w *res, op_error *
   double c[3], radius = 0;
   op_query_filter f;
   uint32_t maxv = 0;
-  op_status st = get_mesh(s, args, &m, err);
+  op_status st = opd_q_get_mesh(s, args, &m, err);
   if (!st && opj_u64hex(opj_get(args, "poly"), &ref))
     st = opd_arg_error(err, "poly", "must be a 16-hex-digit reference");
-  if (!st) st = get_point(args, "center", c, err);
+  if (!st) st = opd_q_get_point(args, "center", c, err);
   if (!st && opj_double(opj_get(args, "radius"), &radius))
     st = opd_arg_error(err, "radius", "must be a number");
   if (!st) st = get_filter(args, &f, err);
-  if (!st) st = get_opt_u32(args, "max_visited", OP_QUERY_DEFAULT_VISITED, &maxv, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_visited", OP_QUERY_DEFAULT_VISITED, &maxv, err);
   op_query *q = NULL;
   op_query_wall w;
   if (!st) st = op_query_create(m, 1, &q, err);
@@ -281,8 +226,8 @@ static op_status op_wall(opd_session *s, const opj *args, opj_w *res, op_error *
     opj_w_key(res, "distance");
     opj_w_double(res, w.distance);
     if (w.found) {
-      w_point(res, "point", w.point);
-      w_point(res, "normal", w.normal);
+      opd_q_w_point(res, "point", w.point);
+      opd_q_w_point(res, "normal", w.normal);
     }
     opj_w_key(res, "visited");
     opj_w_int(res, w.nvisited);
