@@ -11,7 +11,7 @@
 
 op_status opd_q_get_mesh(opd_session *s, const opj *args, op_mesh **m, op_error *err);
 op_status opd_q_get_opt_u32(const opj *args, const char *key, uint32_t def, uint32_t *out,
-                              op_error *err);
+                            op_error *err);
 op_status opd_q_get_point(const opj *args, const char *key, double out[3], op_error *err);
 void opd_q_w_point(opj_w *res, const char *key, const double p[3]);
 void opd_q_w_poly(opj_w *res, const op_query_poly *p);
