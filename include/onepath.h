@@ -275,6 +275,14 @@ op_status op_mesh_save(const op_mesh *m, op_bytes *out, op_error *err);
 ** naming it), the links recomputed and compared with the bytes' own. Saving it gives back
 ** exactly data. On error *out is NULL. Free with op_mesh_free. */
 op_status op_mesh_load(const uint8_t *data, size_t len, op_mesh **out, op_error *err);
+/* Tests only (spec/conformance.md CONF-059): from now on the mesh counts on a (NULL:
+** nothing, the default) every allocation its AddTile, RemoveTile, ReplaceTile, RestoreState
+** and a tile cache's batch make, and fails the one a says; a stays the host's. The protocol
+** sets it for one request. op_mesh_load_counted: op_mesh_load with its allocations counted
+** on a (the new mesh does not keep a). */
+void op_mesh_set_alloc(op_mesh *m, op_alloc_count *a);
+op_status op_mesh_load_counted(const uint8_t *data, size_t len, op_alloc_count *a,
+                               op_mesh **out, op_error *err);
 
 /* ------------------------- reading a mesh (navmesh-mesh.md, "Reading a mesh") */
 

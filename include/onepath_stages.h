@@ -131,6 +131,12 @@ typedef struct op_contour_params {
 ** ids (borrowed). On failure *out is untouched. */
 op_status op_contours_build(const op_chf *chf, const uint16_t *reg, const op_contour_params *p,
                             op_contour_set *out, op_error *err);
+/* Tests only (spec/conformance.md CONF-059): op_contours_build with every allocation of the
+** trace, the simplification and the join counted on al (NULL: none); the counted one that
+** fails is out_of_memory `memory` (REG-200). */
+op_status op_contours_build_counted(const op_chf *chf, const uint16_t *reg,
+                                    const op_contour_params *p, op_alloc_count *al,
+                                    op_contour_set *out, op_error *err);
 void op_contour_set_free(op_contour_set *cs); /* frees the arrays, zeroes *cs; NULL-safe */
 /* The canonical bytes of a contour set (REG-222): what checkpoints hash. */
 op_status op_contours_save(const op_contour_set *cs, op_bytes *out, op_error *err);
@@ -206,6 +212,11 @@ static inline uint32_t op_pmesh_poly_nverts(const op_pmesh *pm, uint32_t p) {
 ** the settings. On failure *out is untouched. */
 op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32_t border,
                          uint32_t nvp, op_pmesh *out, op_error *err);
+/* Tests only (spec/conformance.md CONF-059): op_pmesh_build with every allocation counted on
+** al (NULL: none); the counted one that fails is out_of_memory `polys` (POLY-011). */
+op_status op_pmesh_build_counted(const op_contour_set *cs, const op_hf_grid *grid,
+                                 int32_t border, uint32_t nvp, op_alloc_count *al,
+                                 op_pmesh *out, op_error *err);
 void op_pmesh_free(op_pmesh *pm); /* frees the arrays and zeroes *pm; NULL-safe */
 /* The canonical bytes of a polygon mesh (POLY-090): what checkpoints hash. */
 op_status op_pmesh_save(const op_pmesh *pm, op_bytes *out, op_error *err);

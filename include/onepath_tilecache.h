@@ -68,6 +68,12 @@ uint64_t op_tilecache_fingerprint(const op_tilecache *c);
 op_status op_tilecache_snapshot_save(const op_tilecache *c, op_bytes *out, op_error *err);
 op_status op_tilecache_snapshot_load(op_tilecache *c, const uint8_t *data, size_t len,
                                      op_error *err);
+/* Tests only (spec/conformance.md CONF-059): from now on the cache's operations (AddObstacle,
+** AddVolume, Update with its repair and its mesh's batch, SaveState, RestoreState, Layer)
+** count on a (NULL: nothing, the default) the allocations they make of their own data and
+** fail the one a says; a stays the host's and is set on the cache's mesh too
+** (op_mesh_set_alloc). The protocol sets it for one request and clears it after. */
+void op_tilecache_set_alloc(op_tilecache *c, op_alloc_count *a);
 /* Frees the cache and its mesh; NULL-safe. */
 void op_tilecache_free(op_tilecache *c);
 

@@ -14,11 +14,15 @@
 /* REG-223 */
 static op_status op_contours_build_tile_op(opd_session *ss, const opj *args, opj_w *res,
                                            op_error *err) {
-  (void)ss;
   opd_stage ts;
-  const op_stage_tile *t = &ts.t;
+  op_stage_tile *t = &ts.t;
   op_bytes b = {NULL, 0};
-  op_status st = opd_stage_run(args, OP_STAGE_CONTOURS, &ts, err);
+  /* the stages up to the regions, then REG-200 as op_stage_run_tile runs it (stages.c),
+  ** its allocations counted on the session's counter (CONF-059; NULL unless armed) */
+  op_status st = opd_stage_run(args, OP_STAGE_REGIONS, &ts, err);
+  if (st == OP_OK && t->chf)
+    st = op_contours_build_counted(t->chf, t->regions.reg, &t->params.contours, opd_alloc(ss),
+                                   &t->contours, err);
   if (st == OP_OK && t->chf) st = op_contours_save(&t->contours, &b, err);
   if (st == OP_OK) {
     opj_w_key(res, "built");

@@ -129,7 +129,9 @@ static op_status add_or_replace(opd_session *s, const opj *args, opj_w *res, op_
   if (!st) st = get_tile(s, args, &t, err);
   if (st) return st;
   op_ref r = 0;
+  op_mesh_set_alloc(m, opd_alloc(s)); /* CONF-059: this request's counter */
   st = replace ? op_mesh_replace_tile(m, t, &r, err) : op_mesh_add_tile(m, t, &r, err);
+  op_mesh_set_alloc(m, NULL);
   if (st) return st;
   write_ref(res, r);
   return OP_OK;
@@ -151,7 +153,10 @@ static op_status op_remove(opd_session *s, const opj *args, opj_w *res, op_error
   op_status st = get_mesh(s, args, &m, err);
   if (!st) st = get_pos(args, pos, err);
   if (st) return st;
-  return op_mesh_remove_tile(m, pos[0], pos[1], pos[2], err);
+  op_mesh_set_alloc(m, opd_alloc(s)); /* CONF-059 */
+  st = op_mesh_remove_tile(m, pos[0], pos[1], pos[2], err);
+  op_mesh_set_alloc(m, NULL);
+  return st;
 }
 
 /* mesh.poly_ref {mesh, x, z, layer, poly} -> {ref} */
@@ -249,7 +254,9 @@ static op_status op_snap_load(opd_session *s, const opj *args, opj_w *res, op_er
   size_t len = 0;
   if (opj_hexbytes(opj_get(args, "bytes"), &data, &len))
     return opd_arg_error(err, "bytes", "must be a string of hex digit pairs");
+  op_mesh_set_alloc(m, opd_alloc(s)); /* CONF-059 */
   st = op_mesh_snapshot_load(m, data, len, err);
+  op_mesh_set_alloc(m, NULL);
   free(data);
   return st;
 }
@@ -264,7 +271,7 @@ static op_status load_new(opd_session *s, const opj *args, opj_w *res, op_error 
     return opd_arg_error(err, "bytes", "must be a string of hex digit pairs");
   op_mesh *m = NULL;
   op_status st = snapshot ? op_mesh_snapshot_open(data, len, &m, err)
-                          : op_mesh_load(data, len, &m, err);
+                          : op_mesh_load_counted(data, len, opd_alloc(s), &m, err); /* CONF-059 */
   free(data);
   if (st) return st;
   int64_t h = opd_put(s, OPD_MESH, m);

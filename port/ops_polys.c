@@ -14,12 +14,16 @@
 /* POLY-091 */
 static op_status op_polys_build_tile_op(opd_session *ss, const opj *args, opj_w *res,
                                         op_error *err) {
-  (void)ss;
   opd_stage ts;
-  const op_stage_tile *t = &ts.t;
+  op_stage_tile *t = &ts.t;
   const op_pmesh *pm = &t->pmesh;
   op_bytes b = {NULL, 0};
-  op_status st = opd_stage_run(args, OP_STAGE_POLYS, &ts, err);
+  /* the stages up to the contours, then POLY-020 as op_stage_run_tile runs it (stages.c),
+  ** its allocations counted on the session's counter (CONF-059; NULL unless armed) */
+  op_status st = opd_stage_run(args, OP_STAGE_CONTOURS, &ts, err);
+  if (st == OP_OK && t->chf)
+    st = op_pmesh_build_counted(&t->contours, &t->chf->grid, t->params.border,
+                                t->params.max_verts_per_poly, opd_alloc(ss), &t->pmesh, err);
   if (st == OP_OK && t->chf) st = op_pmesh_save(pm, &b, err);
   if (st == OP_OK) {
     uint32_t portals = 0, links = 0;

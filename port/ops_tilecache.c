@@ -133,7 +133,11 @@ static op_status add_obstacle_op(opd_session *ss, const opj *args, opj_w *res, o
   memset(&o, 0, sizeof o);
   op_status st = get_cache(ss, args, &c, err);
   if (st == OP_OK) st = opd_obstacle_decode(opj_get(args, "obstacle"), "obstacle", &o, err);
-  if (st == OP_OK) st = op_tilecache_add_obstacle(c, &o, &id, err);
+  if (st == OP_OK) {
+    op_tilecache_set_alloc(c, opd_alloc(ss)); /* CONF-059: this request's counter */
+    st = op_tilecache_add_obstacle(c, &o, &id, err);
+    op_tilecache_set_alloc(c, NULL);
+  }
   if (st != OP_OK) return st;
   opj_w_key(res, "id");
   opj_w_int(res, id);
@@ -149,7 +153,11 @@ static op_status add_volume_op(opd_session *ss, const opj *args, opj_w *res, op_
   memset(&v, 0, sizeof v);
   op_status st = get_cache(ss, args, &c, err);
   if (st == OP_OK) st = opd_volume_decode(opj_get(args, "volume"), "volume", &v, err);
-  if (st == OP_OK) st = op_tilecache_add_volume(c, &v, &id, err);
+  if (st == OP_OK) {
+    op_tilecache_set_alloc(c, opd_alloc(ss)); /* CONF-059 */
+    st = op_tilecache_add_volume(c, &v, &id, err);
+    op_tilecache_set_alloc(c, NULL);
+  }
   if (st != OP_OK) return st;
   opj_w_key(res, "id");
   opj_w_int(res, id);
@@ -190,8 +198,11 @@ static op_status update_op(opd_session *ss, const opj *args, opj_w *res, op_erro
   const opj *jm = opj_get(args, "max_tiles");
   int all = !jm || jm->type == OPJ_NULL;
   if (st == OP_OK && !all) st = get_u32(args, "max_tiles", &max, err);
-  if (st == OP_OK)
+  if (st == OP_OK) {
+    op_tilecache_set_alloc(c, opd_alloc(ss)); /* CONF-059 */
     st = all ? op_tilecache_update_all(c, &done, err) : op_tilecache_update(c, max, &done, err);
+    op_tilecache_set_alloc(c, NULL);
+  }
   if (st != OP_OK) return st;
   opj_w_key(res, "processed");
   opj_w_int(res, done);
@@ -244,7 +255,9 @@ static op_status snapshot_load_op(opd_session *ss, const opj *args, opj_w *res, 
   size_t len = 0;
   if (opj_hexbytes(opj_get(args, "bytes"), &data, &len))
     return opd_arg_error(err, "bytes", "must be a string of hex digit pairs");
+  op_tilecache_set_alloc(c, opd_alloc(ss)); /* CONF-059 */
   st = op_tilecache_snapshot_load(c, data, len, err);
+  op_tilecache_set_alloc(c, NULL);
   free(data);
   return st;
 }

@@ -38,7 +38,11 @@ op_status opd_tilecache_layer_op(opd_session *ss, const opj *args, opj_w *res, o
   op_tilecache_layer_data d;
   memset(&d, 0, sizeof d);
   op_status st = get_args(args, &tx, &tz, &layer, err);
-  if (st == OP_OK) st = op_tilecache_layer(c, tx, tz, layer, &d, err);
+  if (st == OP_OK) {
+    op_tilecache_set_alloc(c, opd_alloc(ss)); /* CONF-059: this request's counter */
+    st = op_tilecache_layer(c, tx, tz, layer, &d, err);
+    op_tilecache_set_alloc(c, NULL);
+  }
   if (st == OP_E_ARGUMENT && strcmp(err->field, "cache") == 0) /* RT-154: the handle as value */
     return op_fail_i(err, OP_E_ARGUMENT, "cache", h, "the cache's tiles are not built layer first");
   if (st != OP_OK) return st;

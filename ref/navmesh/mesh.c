@@ -149,7 +149,7 @@ int opm_reserve(op_mesh *m, uint32_t n) {
   if (n <= m->capslots) return 0;
   uint32_t cap = m->capslots ? m->capslots : 8;
   while (cap < n) cap *= 2; /* n <= max_tiles <= 2^22 stored slots: no overflow */
-  opm_slot *p = realloc(m->slots, (size_t)cap * sizeof *p);
+  opm_slot *p = opm_realloc(m->alloc, m->slots, (size_t)cap * sizeof *p); /* CONF-059 */
   if (!p) return -1;
   m->slots = p;
   m->capslots = cap;
@@ -202,7 +202,7 @@ opm_occ *opm_occ_new(op_tile *t, opm_alloc *al) {
 }
 
 int opm_install(op_mesh *m, uint32_t k, uint32_t gen, op_tile *t) {
-  opm_occ *o = opm_occ_new(t, NULL);
+  opm_occ *o = opm_occ_new(t, m->alloc); /* CONF-059 */
   if (!o) return -1;
   m->slots[k].occ = o;
   m->slots[k].gen = gen;
@@ -258,6 +258,10 @@ void op_mesh_free(op_mesh *m) {
   free(m);
 }
 
+void op_mesh_set_alloc(op_mesh *m, op_alloc_count *a) { /* CONF-059: tests only */
+  if (m) m->alloc = a;
+}
+
 op_status opm_fail_pos(op_error *err, int32_t x, int32_t z, int32_t layer,
                        const char *why) {
   char buf[64];
@@ -266,10 +270,11 @@ op_status opm_fail_pos(op_error *err, int32_t x, int32_t z, int32_t layer,
 }
 
 /* A private copy of t (MESH-012). t is valid (op_tile_create or op_tile_load made it), so
-** it is copied as it is (opt_clone), not saved and re-validated. */
-op_status opm_copy_tile(const op_tile *t, op_tile **out, op_error *err) {
-  *out = opt_clone(t);
-  return *out ? OP_OK : opc_nomem(err, "tile");
+** it is copied as it is (opt_clone), not saved and re-validated. Out of memory is the
+** mesh's (MESH-001: field `mesh`). */
+op_status opm_copy_tile(const op_tile *t, op_tile **out, opm_alloc *al, op_error *err) {
+  *out = opt_clone_counted(t, al); /* CONF-059 */
+  return *out ? OP_OK : opc_nomem(err, "mesh");
 }
 
 /* Checks shared by AddTile and ReplaceTile (MESH-005, MESH-010). */
@@ -329,7 +334,7 @@ op_status op_mesh_add_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, op_er
   int fresh = k == m->nslots || m->slots[k].index != s; /* not stored: generation 1 */
   if (fresh && !opm_insert_slot(m, k, s, 1)) return opc_nomem(err, "mesh"); /* MESH-011 */
   op_tile *copy = NULL;
-  if ((st = opm_copy_tile(t, &copy, err))) {
+  if ((st = opm_copy_tile(t, &copy, m->alloc, err))) {
     undo_add(m, k, fresh);
     return st;
   }
@@ -380,7 +385,7 @@ op_status op_mesh_replace_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, o
     return opm_fail_pos(err, v.x, v.z, v.layer, "no tile at this position to replace");
   uint32_t k = (uint32_t)f;
   op_tile *copy = NULL;
-  if ((st = opm_copy_tile(t, &copy, err))) return st;
+  if ((st = opm_copy_tile(t, &copy, m->alloc, err))) return st;
   opm_occ *keep = m->slots[k].occ;
   uint32_t keep_gen = m->slots[k].gen;
   m->slots[k].occ = NULL;

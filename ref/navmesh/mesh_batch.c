@@ -30,7 +30,8 @@ typedef struct batch {
   opm_tkey *order;         /* tmp's tile order (MESH-061), kept by batch_put: the final one */
   uint32_t norder;
   int relinked;            /* batch_links ran: links and order are to be committed */
-  opm_alloc al;
+  opm_alloc *al;           /* CONF-059: &own (opm_test_fail_alloc set), else the mesh's */
+  opm_alloc own;           /* the counter of this batch alone (opm_test_fail_alloc) */
 } batch;
 
 typedef struct opm_col {
@@ -67,10 +68,9 @@ static unsigned facing(const opm_col *c, uint32_t n, int64_t x, int64_t z) {
 /* A private copy of t (MESH-012) with its polygon state (MESH-030), owned by the batch. */
 static op_status batch_copy(batch *b, const op_tile *t, opm_occ **out, op_error *err) {
   op_tile *copy = NULL;
-  if (opm_alloc_fails(&b->al)) return opc_nomem(err, "mesh"); /* the copy: one allocation */
-  op_status st = opm_copy_tile(t, &copy, err);
+  op_status st = opm_copy_tile(t, &copy, b->al, err); /* CONF-059: counted */
   if (st) return st;
-  opm_occ *o = opm_occ_new(copy, &b->al);
+  opm_occ *o = opm_occ_new(copy, b->al);
   if (!o) {
     op_tile_free(copy);
     return opc_nomem(err, "mesh");
@@ -136,7 +136,7 @@ static op_status batch_put(batch *b, opm_change *c, op_error *err) {
 ** [0], z in [1]). NULL: no memory. */
 static opm_col *changed_columns(batch *b, const opm_change *ch, size_t n, uint32_t *ncol,
                                 int64_t lo[2], int64_t hi[2]) {
-  opm_col *cols = opm_malloc(&b->al, (n + 1) * sizeof *cols);
+  opm_col *cols = opm_malloc(b->al, (n + 1) * sizeof *cols);
   *ncol = 0;
   lo[0] = lo[1] = INT64_MAX, hi[0] = hi[1] = INT64_MIN;
   for (size_t j = 0; cols && j < n; j++) {
@@ -203,15 +203,15 @@ static op_status batch_links(batch *b, const opm_change *ch, size_t n, op_error 
   ** neighbouring columns within 2 */
   const int64_t box[4] = {lo[0] - 2, hi[0] + 2, lo[1] - 2, hi[1] + 2};
   opm_col_index ci = {NULL, NULL, 0};
-  if (cols) opm_col_index_make(t, box, &ci, &b->al);
-  b->list = ci.e ? opm_malloc(&b->al, ((size_t)t->nslots + 1) * sizeof *b->list) : NULL;
-  b->nl = b->list ? opm_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nl) : NULL;
-  b->nc = b->nl ? opm_calloc(&b->al, (size_t)t->nslots + 1, sizeof *b->nc) : NULL;
-  b->redo = b->nc ? opm_malloc(&b->al, (size_t)t->nslots + 1) : NULL;
+  if (cols) opm_col_index_make(t, box, &ci, b->al);
+  b->list = ci.e ? opm_malloc(b->al, ((size_t)t->nslots + 1) * sizeof *b->list) : NULL;
+  b->nl = b->list ? opm_calloc(b->al, (size_t)t->nslots + 1, sizeof *b->nl) : NULL;
+  b->nc = b->nl ? opm_calloc(b->al, (size_t)t->nslots + 1, sizeof *b->nc) : NULL;
+  b->redo = b->nc ? opm_malloc(b->al, (size_t)t->nslots + 1) : NULL;
   int rc = b->redo ? 0 : -1;
   if (rc == 0) plan_relink(b, cols, ncol, lo, hi);
   for (uint32_t i = 0; rc == 0 && i < b->nlist; i++)
-    rc = opm_compute_links(t, b->list[i], b->redo[i], &ci, &b->nl[i], &b->nc[i], &b->al);
+    rc = opm_compute_links(t, b->list[i], b->redo[i], &ci, &b->nl[i], &b->nc[i], b->al);
   free(cols);
   free(ci.e);
   if (rc) return opc_nomem(err, "mesh");
@@ -269,18 +269,20 @@ op_status opm_batch(op_mesh *m, opm_change *ch, size_t n, size_t *failed, op_err
   if (n && !ch) return op_fail(err, OP_E_ARGUMENT, "changes", "NULL", "changes are required");
   batch b;
   memset(&b, 0, sizeof b);
-  b.al.fail_at = m->fail_alloc_after;
+  b.own.fail_at = m->fail_alloc_after; /* tests: this batch's own k-th allocation */
+  b.al = m->fail_alloc_after ? &b.own : m->alloc; /* else the host's counter (CONF-059) */
   size_t cap = m->nslots;
   for (size_t j = 0; j < n && cap < m->params.max_tiles; j++) cap += ch[j].tile != NULL;
   if (cap > m->params.max_tiles) cap = m->params.max_tiles; /* stored slots <= max_tiles */
   b.tmp = *m; /* MESH-012: every add's new entry fits; no growth later */
-  b.tmp.slots = opm_malloc(&b.al, (cap ? cap : 1) * sizeof *b.tmp.slots);
+  b.tmp.alloc = b.al;
+  b.tmp.slots = opm_malloc(b.al, (cap ? cap : 1) * sizeof *b.tmp.slots);
   b.tmp.capslots = (uint32_t)(cap ? cap : 1);
-  b.fresh = b.tmp.slots ? opm_malloc(&b.al, (n + 1) * sizeof *b.fresh) : NULL;
-  b.drop = b.fresh ? opm_malloc(&b.al, (n + 1) * sizeof *b.drop) : NULL;
+  b.fresh = b.tmp.slots ? opm_malloc(b.al, (n + 1) * sizeof *b.fresh) : NULL;
+  b.drop = b.fresh ? opm_malloc(b.al, (n + 1) * sizeof *b.drop) : NULL;
   /* tmp's own tile order (the mesh keeps its own): a copy, with room for every add; a mesh
   ** without one (none is current only in a load's working copy) gets it made */
-  b.order = b.drop ? opm_malloc(&b.al, (cap + 1) * sizeof *b.order) : NULL;
+  b.order = b.drop ? opm_malloc(b.al, (cap + 1) * sizeof *b.order) : NULL;
   op_status st = b.order ? OP_OK : opc_nomem(err, "mesh");
   if (st == OP_OK && m->nslots) memcpy(b.tmp.slots, m->slots, m->nslots * sizeof *m->slots);
   if (st == OP_OK && m->order) {
@@ -288,7 +290,7 @@ op_status opm_batch(op_mesh *m, opm_change *ch, size_t n, size_t *failed, op_err
     b.norder = m->norder;
   } else if (st == OP_OK) {
     opm_tkey *e = NULL;
-    if (opm_order_make(m, &e, &b.norder, &b.al)) st = opc_nomem(err, "mesh");
+    if (opm_order_make(m, &e, &b.norder, b.al)) st = opc_nomem(err, "mesh");
     else memcpy(b.order, e, (size_t)b.norder * sizeof *b.order), free(e);
   }
   b.tmp.order = b.order, b.tmp.norder = b.norder, b.tmp.caporder = (uint32_t)cap + 1;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/bytes.h"
 #include "core/internal.h"
 
@@ -89,6 +90,10 @@ struct op_mesh {
                                 holds, through opm_batch */
   uint32_t fail_alloc_after; /* tests only (opm_test_fail_alloc): 0, or k: the k-th
                                 allocation of every opm_batch on this mesh fails */
+  op_alloc_count *alloc;     /* tests only (CONF-059, op_mesh_set_alloc): NULL, or the
+                                counter of every allocation the operations on this mesh
+                                make (the single operations, the batch, a snapshot
+                                restore); the host's object, never owned */
 };
 
 /* --- defined in tile.c --- */
@@ -96,26 +101,26 @@ struct op_mesh {
 /* A copy of the valid tile t (same bytes, arrays and content id) without re-validating it;
 ** NULL when memory runs out. For the mesh's private copies of tiles (MESH-012). */
 op_tile *opt_clone(const op_tile *t);
+/* opt_clone with its allocations counted on al (CONF-059; NULL: none). */
+op_tile *opt_clone_counted(const op_tile *t, op_alloc_count *al);
+/* op_tile_load (FMT-051) with its allocations counted on al (CONF-059; NULL: none). */
+op_status opt_load_counted(const uint8_t *data, size_t len, op_alloc_count *al, op_tile **out,
+                           op_error *err);
 
-/* --- allocation hook (the batch's; tests make its k-th allocation fail) --- */
+/* --- allocation hook (CONF-059: ref/core/alloc.h's counter) --- */
 
-/* The allocations of one opm_batch, counted so that a test can make the k-th fail
-** (op_mesh.fail_alloc_after, 0 = never). A NULL hook (the single operations) never fails. */
-typedef struct opm_alloc {
-  uint32_t n, fail_at;
-} opm_alloc;
+/* The allocations of the mesh's operations are counted on an op_alloc_count (NULL: none,
+** never failing): the mesh's own (op_mesh.alloc, which the host sets), or, for opm_batch
+** with opm_test_fail_alloc set, a counter of that one batch. */
+typedef op_alloc_count opm_alloc;
 
-static inline int opm_alloc_fails(opm_alloc *a) {
-  return a && a->fail_at && ++a->n == a->fail_at;
-}
-static inline void *opm_malloc(opm_alloc *a, size_t n) {
-  return opm_alloc_fails(a) ? NULL : malloc(n);
-}
+static inline int opm_alloc_fails(opm_alloc *a) { return opc_alloc_fail(a); }
+static inline void *opm_malloc(opm_alloc *a, size_t n) { return opc_malloc(a, n); }
 static inline void *opm_calloc(opm_alloc *a, size_t n, size_t size) {
-  return opm_alloc_fails(a) ? NULL : calloc(n, size);
+  return opc_calloc(a, n, size);
 }
 static inline void *opm_realloc(opm_alloc *a, void *p, size_t n) {
-  return opm_alloc_fails(a) ? NULL : realloc(p, n);
+  return opc_realloc(a, p, n);
 }
 
 /* --- mesh.c: parameters, state, slots --- */
@@ -171,8 +176,9 @@ int64_t opm_find(const op_mesh *m, int32_t x, int32_t z, int32_t layer);
 uint32_t opm_lowest_free(const op_mesh *m);
 /* MESH-011: the generation after g. */
 static inline uint32_t opm_next_gen(uint32_t g) { return g >= OPM_GEN_MAX ? 1u : g + 1u; }
-/* A private copy of t (MESH-012): opt_clone, out_of_memory `tile` when it fails. */
-op_status opm_copy_tile(const op_tile *t, op_tile **out, op_error *err);
+/* A private copy of t (MESH-012): opt_clone counted on al, out_of_memory `mesh`
+** (MESH-001) when it fails. */
+op_status opm_copy_tile(const op_tile *t, op_tile **out, opm_alloc *al, op_error *err);
 /* For tests: the number of stored slots and of entries allocated for them. */
 static inline uint32_t opm_stored_slots(const op_mesh *m) { return m->nslots; }
 static inline uint32_t opm_slot_capacity(const op_mesh *m) { return m->capslots; }

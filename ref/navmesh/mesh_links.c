@@ -277,7 +277,7 @@ static int col_index_near(const op_mesh *m, const int64_t box[4], opm_col_index 
          i < m->norder && m->order[i].x == x && m->order[i].z <= box[3]; i++)
       cap++;
   }
-  ci->e = malloc(2 * ((size_t)cap + 1) * sizeof *ci->e);
+  ci->e = opm_malloc(m->alloc, 2 * ((size_t)cap + 1) * sizeof *ci->e); /* CONF-059 */
   if (!ci->e) return -1;
   for (int64_t x = box[0]; x <= box[1]; x++) {
     if (x < INT32_MIN || x > INT32_MAX) continue;
@@ -302,13 +302,13 @@ static int col_index_near(const op_mesh *m, const int64_t box[4], opm_col_index 
 int opm_relink(op_mesh *m, const uint32_t *list, uint32_t n, const int64_t box[4]) {
   opm_col_index ci;
   int near = m->order && box[0] > INT64_MIN && box[1] < INT64_MAX && box[1] - box[0] <= 4;
-  int ok = (near ? col_index_near(m, box, &ci) : opm_col_index_make(m, box, &ci, NULL)) == 0;
+  int ok = (near ? col_index_near(m, box, &ci) : opm_col_index_make(m, box, &ci, m->alloc)) == 0;
   m->visits += near ? (ok ? ci.n : 0) : m->nslots;
-  op_link **nl = calloc((size_t)n + 1, sizeof *nl);
-  uint32_t *nc = calloc((size_t)n + 1, sizeof *nc);
+  op_link **nl = ok ? opm_calloc(m->alloc, (size_t)n + 1, sizeof *nl) : NULL; /* CONF-059 */
+  uint32_t *nc = nl ? opm_calloc(m->alloc, (size_t)n + 1, sizeof *nc) : NULL;
   int rc = (!ok || !nl || !nc) ? -1 : 0;
   for (uint32_t i = 0; rc == 0 && i < n; i++)
-    rc = opm_compute_links(m, list[i], OPM_ALL_SIDES, &ci, &nl[i], &nc[i], NULL);
+    rc = opm_compute_links(m, list[i], OPM_ALL_SIDES, &ci, &nl[i], &nc[i], m->alloc);
   if (rc == 0) {
     for (uint32_t i = 0; i < n; i++) {
       opm_occ *o = m->slots[list[i]].occ;
@@ -328,10 +328,10 @@ int opm_relink(op_mesh *m, const uint32_t *list, uint32_t n, const int64_t box[4
 /* Every tile's links and the tile order (MESH-061), for a snapshot or mesh load. */
 int opm_relink_all(op_mesh *m) {
   static const int64_t all[4] = {INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX};
-  uint32_t *list = malloc(((size_t)m->nslots + 1) * sizeof *list);
+  uint32_t *list = opm_malloc(m->alloc, ((size_t)m->nslots + 1) * sizeof *list); /* CONF-059 */
   opm_tkey *order = NULL;
   uint32_t n = 0, norder = 0;
-  if (!list || opm_order_make(m, &order, &norder, NULL)) {
+  if (!list || opm_order_make(m, &order, &norder, m->alloc)) {
     free(list);
     return -1;
   }
@@ -353,7 +353,7 @@ int opm_relink_all(op_mesh *m) {
 ** m->order when the mesh has one (current for the single operations), else a scan. */
 int opm_affected(const op_mesh *m, int32_t x, int32_t z, uint32_t self, uint32_t **out,
                  uint32_t *n) {
-  uint32_t *list = malloc(((size_t)m->nslots + 1) * sizeof *list);
+  uint32_t *list = opm_malloc(m->alloc, ((size_t)m->nslots + 1) * sizeof *list); /* CONF-059 */
   if (!list) return -1;
   uint32_t k = 0;
   if (self != UINT32_MAX) list[k++] = self;

@@ -95,7 +95,7 @@ static op_status read_records(opsn_rd *r, op_mesh *tmp, uint32_t ntiles) {
   /* a record is at least 32 bytes, so record i is read whole only when i < len / 32: no
   ** more entries than that are ever written, whatever ntiles claims */
   const size_t cap = ntiles < r->n / 32 ? ntiles : r->n / 32;
-  held_links *held = malloc((cap + 1) * sizeof *held);
+  held_links *held = opm_malloc(tmp->alloc, (cap + 1) * sizeof *held); /* CONF-059 */
   if (!held) return opc_nomem(r->err, "mesh");
   op_status st = OP_OK;
   int64_t prev = -1;
@@ -120,6 +120,13 @@ static op_status read_records(opsn_rd *r, op_mesh *tmp, uint32_t ntiles) {
 }
 
 op_status op_mesh_load(const uint8_t *data, size_t len, op_mesh **out, op_error *err) {
+  return op_mesh_load_counted(data, len, NULL, out, err);
+}
+
+/* CONF-059: the working copy counts on al (its tiles, slots, states, links, order); the
+** mesh made does not keep al. */
+op_status op_mesh_load_counted(const uint8_t *data, size_t len, op_alloc_count *al,
+                               op_mesh **out, op_error *err) {
   if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "output is required");
   *out = NULL;
   if (!data && len) return op_fail(err, OP_E_ARGUMENT, "data", "NULL", "data is required");
@@ -131,14 +138,16 @@ op_status op_mesh_load(const uint8_t *data, size_t len, op_mesh **out, op_error 
   if (st) return st;
   op_mesh tmp;
   opm_init(&tmp, &p);
+  tmp.alloc = al; /* CONF-059 */
   st = read_records(&r, &tmp, ntiles);
   op_mesh *m = NULL;
-  if (!st && !(m = malloc(sizeof *m))) st = opc_nomem(err, "mesh");
+  if (!st && !(m = opm_malloc(al, sizeof *m))) st = opc_nomem(err, "mesh");
   if (st) { /* MESH-070: a failed load makes no mesh */
     opm_clear(&tmp);
     return st;
   }
   *m = tmp;
+  m->alloc = NULL; /* the counter was the load's */
   *out = m;
   op_clear(err);
   return OP_OK;

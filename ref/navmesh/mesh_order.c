@@ -71,7 +71,7 @@ uint32_t opm_order_lower(const op_mesh *m, int32_t x, int32_t z, int32_t layer) 
 int opm_order_reserve(op_mesh *m) {
   if (m->norder < m->caporder) return 0;
   uint32_t cap = m->caporder ? 2 * m->caporder : 16;
-  opm_tkey *e = realloc(m->order, (size_t)cap * sizeof *e);
+  opm_tkey *e = opm_realloc(m->alloc, m->order, (size_t)cap * sizeof *e); /* CONF-059 */
   if (!e) return -1;
   m->order = e;
   m->caporder = cap;

@@ -256,7 +256,7 @@ static op_status read_tile(opsn_rd *r, const op_mesh *tmp, uint32_t i, op_tile *
   op_tile *t = NULL;
   op_error te;
   op_clear(&te);
-  st = op_tile_load(r->p + r->off, tlen, &t, &te);
+  st = opt_load_counted(r->p + r->off, tlen, tmp->alloc, &t, &te); /* CONF-059 */
   if (st) { /* SNAP-013: the tile's own error, inside this record */
     if (st == OP_E_NOMEM) return opc_nomem(r->err, nomem);
     return opsn_fail(r, te.value, te.message, "tiles[%u].tile.%s", i, te.field);
@@ -446,6 +446,7 @@ op_status opsn_slots_finish(opsn_slots *s, op_error *err) {
 void opsn_slots_commit(opsn_slots *s, op_mesh *m) {
   op_mesh old = *m;
   s->tmp.cache_owned = m->cache_owned; /* RT-018: opm_init cleared it */
+  s->tmp.alloc = m->alloc;             /* CONF-059: the host's counter stays */
   *m = s->tmp;
   opm_clear(&old);
   opm_init(&s->tmp, &m->params);
@@ -485,6 +486,7 @@ op_status op_mesh_snapshot_load(op_mesh *m, const uint8_t *data, size_t len, op_
   opsn_rd r = {data ? data : empty, len, 0, err};
   opsn_slots s;
   opsn_slots_init(&s, &m->params);
+  s.tmp.alloc = m->alloc; /* CONF-059: the restore's allocations are the mesh's */
   op_status st = parse(&r, &s);
   if (!st) st = opsn_slots_finish(&s, err);
   if (st) {

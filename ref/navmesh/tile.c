@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/bytes.h"
 #include "core/internal.h"
+#include "navmesh/mesh_internal.h" /* opt_clone, opt_clone_counted, opt_load_counted */
 
 /* FMT-040 .. FMT-043: layout constants. */
 #define T_MAGIC0 0x4F /* 'O' */
@@ -493,15 +495,16 @@ static void tile_release(op_tile *t) {
 
 void op_tile_free(op_tile *t) { tile_release(t); }
 
-/* Allocates the arrays of t for the counts in t->d (already bounded by check_counts). */
-static int tile_alloc(op_tile *t) {
+/* Allocates the arrays of t for the counts in t->d (already bounded by check_counts).
+** Counted on al (CONF-059; NULL: none); each array stops the list at the first failure. */
+static int tile_alloc(op_tile *t, op_alloc_count *al) {
   const op_tile_desc *d = &t->d;
-  t->verts = calloc(3 * (size_t)d->nverts + 1, sizeof(float));
-  t->polys = calloc((size_t)d->npolys + 1, sizeof(op_poly_desc));
-  t->detail = calloc((size_t)d->ndetail + 1, sizeof(op_detail_desc));
-  t->dverts = calloc(3 * (size_t)d->ndetail_verts + 1, sizeof(float));
-  t->dtris = calloc(4 * (size_t)d->ndetail_tris + 1, 1);
-  t->offmesh = calloc((size_t)d->noffmesh + 1, sizeof(op_offmesh_desc));
+  if (!(t->verts = opc_calloc(al, 3 * (size_t)d->nverts + 1, sizeof(float)))) return 0;
+  if (!(t->polys = opc_calloc(al, (size_t)d->npolys + 1, sizeof(op_poly_desc)))) return 0;
+  if (!(t->detail = opc_calloc(al, (size_t)d->ndetail + 1, sizeof(op_detail_desc)))) return 0;
+  if (!(t->dverts = opc_calloc(al, 3 * (size_t)d->ndetail_verts + 1, sizeof(float)))) return 0;
+  if (!(t->dtris = opc_calloc(al, 4 * (size_t)d->ndetail_tris + 1, 1))) return 0;
+  t->offmesh = opc_calloc(al, (size_t)d->noffmesh + 1, sizeof(op_offmesh_desc));
   return t->verts && t->polys && t->detail && t->dverts && t->dtris && t->offmesh;
 }
 
@@ -518,9 +521,9 @@ static float canon_f(float v) { return v == 0.0f ? 0.0f : v; } /* FMT-012: -0 ->
 static double canon_d(double v) { return v == 0.0 ? 0.0 : v; }
 
 /* Serializes the validated t->d into t->bytes and sets the content id. */
-static op_status tile_finish(op_tile *t, op_error *err) {
+static op_status tile_finish(op_tile *t, op_alloc_count *al, op_error *err) {
   t->nbytes = tile_size(&t->d);
-  t->bytes = malloc(t->nbytes);
+  t->bytes = opc_malloc(al, t->nbytes);
   if (!t->bytes) return opc_nomem(err, "tile");
   tile_write(&t->d, t->bytes, t->nbytes);
   t->id = opc_rd_u64(t->bytes + t->nbytes - 8);
@@ -552,7 +555,7 @@ op_status op_tile_create(const op_tile_desc *d, op_tile **out, op_error *err) {
   op_tile *t = calloc(1, sizeof *t);
   if (!t) return opc_nomem(err, "tile");
   t->d = *d;
-  if (!tile_alloc(t)) {
+  if (!tile_alloc(t, NULL)) {
     tile_release(t);
     return opc_nomem(err, "tile");
   }
@@ -578,7 +581,7 @@ op_status op_tile_create(const op_tile_desc *d, op_tile **out, op_error *err) {
   }
   tile_point(t);
   s = validate(&t->d, &g, err);
-  if (!s) s = tile_finish(t, err);
+  if (!s) s = tile_finish(t, NULL, err);
   if (s) {
     tile_release(t);
     return s;
@@ -708,6 +711,13 @@ static op_status load_arrays(const uint8_t *p, size_t len, op_tile *t, op_error 
 
 /* NavTile.Deserialize (FMT-051). */
 op_status op_tile_load(const uint8_t *data, size_t len, op_tile **out, op_error *err) {
+  return opt_load_counted(data, len, NULL, out, err);
+}
+
+/* op_tile_load with its three allocation steps (the tile, its arrays, its bytes) counted
+** on al (CONF-059; mesh_internal.h): a mesh's snapshot restore reads its tiles so. */
+op_status opt_load_counted(const uint8_t *data, size_t len, op_alloc_count *al, op_tile **out,
+                           op_error *err) {
   op_clear(err);
   if (!out || (!data && len)) return op_fail(err, OP_E_ARGUMENT, "bytes", "NULL", "no input or output");
   *out = NULL;
@@ -730,17 +740,17 @@ op_status op_tile_load(const uint8_t *data, size_t len, op_tile **out, op_error 
   if (!s) s = check_header(&hd, &g, err);
   if (!s) s = check_counts(&hd, err);
   if (s) return s;
-  op_tile *t = calloc(1, sizeof *t);
+  op_tile *t = opc_calloc(al, 1, sizeof *t);
   if (!t) return opc_nomem(err, "tile");
   t->d = hd;
-  if (!tile_alloc(t)) {
+  if (!tile_alloc(t, al)) {
     tile_release(t);
     return opc_nomem(err, "tile");
   }
   tile_point(t);
   s = load_arrays(data, len, t, err);
   if (!s) s = validate(&t->d, &g, err);
-  if (!s) s = tile_finish(t, err);
+  if (!s) s = tile_finish(t, al, err);
   if (!s && (t->nbytes != len || memcmp(t->bytes, data, len - 8) != 0))
     s = op_fail(err, OP_E_FORMAT, "header", "-", "bytes are not canonical"); /* unreachable */
   if (!s && t->id != opc_rd_u64(data + len - 8)) { /* FMT-043, FMT-051 step 10 */
@@ -774,12 +784,15 @@ uint64_t op_tile_content_id(const op_tile *t) { return t ? t->id : 0; }
 /* A copy of the valid tile t (FMT-040: the same canonical bytes, arrays and content id),
 ** made by copying instead of re-validating: for the mesh's private copies (MESH-012,
 ** ref/navmesh/mesh.c; declared in mesh_internal.h). NULL when memory runs out. */
-op_tile *opt_clone(const op_tile *t) {
-  op_tile *c = calloc(1, sizeof *c);
+op_tile *opt_clone(const op_tile *t) { return opt_clone_counted(t, NULL); }
+
+/* opt_clone counted on al (CONF-059): the tile, its bytes, its arrays. */
+op_tile *opt_clone_counted(const op_tile *t, op_alloc_count *al) {
+  op_tile *c = opc_calloc(al, 1, sizeof *c);
   if (!c) return NULL;
   c->d = t->d;
-  c->bytes = malloc(t->nbytes);
-  if (!c->bytes || !tile_alloc(c)) {
+  c->bytes = opc_malloc(al, t->nbytes);
+  if (!c->bytes || !tile_alloc(c, al)) {
     tile_release(c);
     return NULL;
   }

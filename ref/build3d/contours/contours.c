@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "build3d/contours/contours.h"
+#include "core/alloc.h"
 #include "core/bytes.h"
 #include "core/internal.h"
 
@@ -92,13 +93,13 @@ op_cvert opct_raw_vertex(const op_chf *chf, const op_span_graph *g, const uint16
 }
 
 static op_status push_vertex(op_cvert v, uint32_t key, op_cvert **verts, uint32_t **keys,
-                             uint32_t *n, uint32_t *cap, op_error *err) {
+                             uint32_t *n, uint32_t *cap, op_alloc_count *al, op_error *err) {
   if (*n == *cap) {
     uint32_t nc = *cap ? *cap * 2 : 64;
-    op_cvert *nv = realloc(*verts, (size_t)nc * sizeof *nv);
+    op_cvert *nv = opc_realloc(al, *verts, (size_t)nc * sizeof *nv);
     if (!nv) return opc_nomem(err, "memory");
     *verts = nv;
-    uint32_t *nk = realloc(*keys, (size_t)nc * sizeof *nk);
+    uint32_t *nk = opc_realloc(al, *keys, (size_t)nc * sizeof *nk);
     if (!nk) return opc_nomem(err, "memory");
     *keys = nk;
     *cap = nc;
@@ -112,14 +113,14 @@ static op_status push_vertex(op_cvert v, uint32_t key, op_cvert **verts, uint32_
 /* REG-208: the walk. */
 op_status opct_walk(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
                     uint32_t start, op_cvert **verts, uint32_t **keys, uint32_t *n,
-                    uint32_t *cap, op_error *err) {
+                    uint32_t *cap, op_alloc_count *al, op_error *err) {
   uint32_t i = start >> 2;
   int d = (int)(start & 3);
   uint64_t steps = 0, limit = 4 * (uint64_t)chf->nspans + 4;
   for (;;) {
     if (opct_is_boundary(g, reg, i, d)) {
       op_status st = push_vertex(raw_vertex(chf, g, reg, i, d), 4 * i + (uint32_t)d, verts, keys,
-                                 n, cap, err);
+                                 n, cap, al, err);
       if (st != OP_OK) return st;
       d = (d + 1) & 3; /* turn: next side of the same span */
     } else {
@@ -165,10 +166,11 @@ static op_status check_args(const op_chf *chf, const uint16_t *reg, const op_con
   return OP_OK;
 }
 
-static op_status push_loop(op_contour_set *cs, uint32_t *cap, const op_cloop *l, op_error *err) {
+static op_status push_loop(op_contour_set *cs, uint32_t *cap, const op_cloop *l,
+                           op_alloc_count *al, op_error *err) {
   if (cs->nloops == *cap) {
     uint32_t nc = *cap ? *cap * 2 : 16;
-    op_cloop *nl = realloc(cs->loops, (size_t)nc * sizeof *nl);
+    op_cloop *nl = opc_realloc(al, cs->loops, (size_t)nc * sizeof *nl);
     if (!nl) return opc_nomem(err, "memory");
     cs->loops = nl;
     *cap = nc;
@@ -179,7 +181,7 @@ static op_status push_loop(op_contour_set *cs, uint32_t *cap, const op_cloop *l,
 
 /* REG-202, REG-208, REG-214: every loop, in order of its smallest edge key. */
 static op_status trace_all(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
-                           op_contour_set *cs, op_error *err) {
+                           op_contour_set *cs, op_alloc_count *al, op_error *err) {
   uint32_t cap = 0, lcap = 0;
   /* every edge without a loop: OP_CONTOUR_NONE is all ones, so one memset */
   _Static_assert(OP_CONTOUR_NONE == 0xffffffffu, "edge_loop is cleared bytewise");
@@ -195,13 +197,14 @@ static op_status trace_all(const op_chf *chf, const op_span_graph *g, const uint
       l.area = chf->areas[i];
       l.start_key = key;
       l.raw_start = cs->nraw;
-      op_status st = opct_walk(chf, g, reg, key, &cs->raw, &cs->raw_edge, &cs->nraw, &cap, err);
+      op_status st = opct_walk(chf, g, reg, key, &cs->raw, &cs->raw_edge, &cs->nraw, &cap, al,
+                                 err);
       if (st != OP_OK) return st;
       l.nraw = cs->nraw - l.raw_start;
       for (uint32_t j = l.raw_start; j < cs->nraw; j++) cs->edge_loop[cs->raw_edge[j]] = cs->nloops;
       l.area2 = opct_area2(cs->raw + l.raw_start, l.nraw);
       l.hole = l.area2 > 0;
-      st = push_loop(cs, &lcap, &l, err);
+      st = push_loop(cs, &lcap, &l, al, err);
       if (st != OP_OK) return st;
     }
   }
@@ -210,15 +213,15 @@ static op_status trace_all(const op_chf *chf, const op_span_graph *g, const uint
 
 /* REG-209 .. REG-213, REG-225 for every loop. */
 static op_status simplify_all(op_contour_set *cs, const op_contour_params *p, int32_t climb,
-                              op_error *err) {
-  cs->simp = malloc(((size_t)cs->nraw + 1) * sizeof *cs->simp);
+                              op_alloc_count *al, op_error *err) {
+  cs->simp = opc_malloc(al, ((size_t)cs->nraw + 1) * sizeof *cs->simp);
   if (!cs->simp) return opc_nomem(err, "memory");
   cs->nsimp = 0;
   uint32_t maxn = 1;
   for (uint32_t k = 0; k < cs->nloops; k++)
     if (cs->loops[k].nraw > maxn) maxn = cs->loops[k].nraw;
-  uint8_t *keep = malloc(maxn);
-  uint32_t *stack = malloc(4 * (size_t)maxn * sizeof *stack);
+  uint8_t *keep = opc_malloc(al, maxn);
+  uint32_t *stack = opc_malloc(al, 4 * (size_t)maxn * sizeof *stack);
   if (!keep || !stack) {
     free(keep);
     free(stack);
@@ -239,6 +242,13 @@ static op_status simplify_all(op_contour_set *cs, const op_contour_params *p, in
 /* REG-200, REG-221 */
 op_status op_contours_build(const op_chf *chf, const uint16_t *reg, const op_contour_params *p,
                             op_contour_set *out, op_error *err) {
+  return op_contours_build_counted(chf, reg, p, NULL, out, err);
+}
+
+/* CONF-059: every allocation of the trace, the simplification and the join counted on al. */
+op_status op_contours_build_counted(const op_chf *chf, const uint16_t *reg,
+                                    const op_contour_params *p, op_alloc_count *al,
+                                    op_contour_set *out, op_error *err) {
   op_status st = check_args(chf, reg, p, out, err);
   if (st != OP_OK) return st;
   op_span_graph g;
@@ -250,12 +260,12 @@ op_status op_contours_build(const op_chf *chf, const uint16_t *reg, const op_con
   cs.depth = chf->grid.depth;
   cs.border = p->border;
   cs.nspans = chf->nspans;
-  cs.edge_loop = malloc((4 * (size_t)chf->nspans + 1) * sizeof *cs.edge_loop);
+  cs.edge_loop = opc_malloc(al, (4 * (size_t)chf->nspans + 1) * sizeof *cs.edge_loop);
   if (!cs.edge_loop) st = opc_nomem(err, "memory");
-  if (st == OP_OK) st = trace_all(chf, &g, reg, &cs, err);
+  if (st == OP_OK) st = trace_all(chf, &g, reg, &cs, al, err);
   op_span_graph_free(&g);
-  if (st == OP_OK) st = simplify_all(&cs, p, chf->walkable_climb, err);
-  if (st == OP_OK) st = opct_join(&cs, err);
+  if (st == OP_OK) st = simplify_all(&cs, p, chf->walkable_climb, al, err);
+  if (st == OP_OK) st = opct_join_counted(&cs, al, err);
   if (st != OP_OK) {
     op_contour_set_free(&cs);
     return st;

@@ -35,7 +35,7 @@ int opct_is_boundary(const op_span_graph *g, const uint16_t *reg, uint32_t i, in
 ** span graph). */
 op_status opct_walk(const op_chf *chf, const op_span_graph *g, const uint16_t *reg,
                     uint32_t start, op_cvert **verts, uint32_t **keys, uint32_t *n,
-                    uint32_t *cap, op_error *err);
+                    uint32_t *cap, op_alloc_count *al, op_error *err); /* al: CONF-059 */
 
 /* REG-205 .. REG-207: the raw vertex of boundary edge (i, d) for the regions reg and the
 ** areas chf->areas (the record opct_walk appends for that edge). */
@@ -56,5 +56,7 @@ int64_t opct_area2(const op_cvert *v, uint32_t n);
 /* REG-216 .. REG-220: joins the holes of every region into its outlines and fills
 ** cs->contours / cs->verts from cs->loops and their simplified forms. */
 op_status opct_join(op_contour_set *cs, op_error *err);
+/* opct_join with its allocations counted on al (CONF-059; NULL: none). */
+op_status opct_join_counted(op_contour_set *cs, op_alloc_count *al, op_error *err);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "build3d/contours/contours.h"
+#include "core/alloc.h"
 #include "core/internal.h"
 
 typedef __int128 i128;
@@ -320,7 +321,7 @@ static int hole_cmp(const void *x, const void *y) {
 
 /* REG-217 .. REG-219: joins hole hs[hi] into one outline of its region, or reports 0. */
 static int join_one(op_contour_set *cs, jloop *jl, const hole_ref *hs, uint32_t nh, uint32_t hi,
-                    cand *cands, int *nomem) {
+                    cand *cands, op_alloc_count *al, int *nomem) {
   uint16_t r = hs[hi].reg;
   jloop *h = &jl[hs[hi].loop];
   uint32_t start = leftmost(h);
@@ -356,7 +357,7 @@ static int join_one(op_contour_set *cs, jloop *jl, const hole_ref *hs, uint32_t 
       /* REG-219: o[j..j-1], o[j], h[c..c-1], h[c] */
       jloop *ol = &jl[cands[k].outline];
       uint32_t nn = ol->n + h->n + 2, j = cands[k].j;
-      op_cvert *nv = malloc((size_t)nn * sizeof *nv);
+      op_cvert *nv = opc_malloc(al, (size_t)nn * sizeof *nv);
       if (!nv) {
         *nomem = 1;
         return 0;
@@ -375,16 +376,20 @@ static int join_one(op_contour_set *cs, jloop *jl, const hole_ref *hs, uint32_t 
 
 /* REG-216 .. REG-220 */
 op_status opct_join(op_contour_set *cs, op_error *err) {
+  return opct_join_counted(cs, NULL, err);
+}
+
+op_status opct_join_counted(op_contour_set *cs, op_alloc_count *al, op_error *err) {
   op_status st = OP_OK;
   uint32_t nl = cs->nloops, nh = 0, maxv = 0, nout = 0;
-  jloop *jl = calloc(nl ? nl : 1, sizeof *jl);
-  hole_ref *hs = malloc((nl ? nl : 1) * sizeof *hs);
+  jloop *jl = opc_calloc(al, nl ? nl : 1, sizeof *jl);
+  hole_ref *hs = opc_malloc(al, (nl ? nl : 1) * sizeof *hs);
   cand *cands = NULL;
   if (!jl || !hs) goto nomem;
   for (uint32_t o = 0; o < nl; o++) {
     const op_cloop *l = &cs->loops[o];
     if (!l->nsimp) continue;
-    jl[o].v = malloc((size_t)l->nsimp * sizeof *jl[o].v);
+    jl[o].v = opc_malloc(al, (size_t)l->nsimp * sizeof *jl[o].v);
     if (!jl[o].v) goto nomem;
     jl[o].n = l->nsimp;
     for (uint32_t k = 0; k < l->nsimp; k++)
@@ -402,12 +407,12 @@ op_status opct_join(op_contour_set *cs, op_error *err) {
     }
   }
   qsort(hs, nh, sizeof *hs, hole_cmp);
-  cands = malloc(((size_t)maxv + 2 * (size_t)nh + 1) * sizeof *cands);
+  cands = opc_malloc(al, ((size_t)maxv + 2 * (size_t)nh + 1) * sizeof *cands);
   if (!cands) goto nomem;
   cs->unjoined_holes = 0;
   for (uint32_t hi = 0; hi < nh; hi++) {
     int nomem = 0;
-    int ok = join_one(cs, jl, hs, nh, hi, cands, &nomem);
+    int ok = join_one(cs, jl, hs, nh, hi, cands, al, &nomem);
     if (nomem) goto nomem;
     if (!ok) cs->unjoined_holes++;
   }
@@ -415,8 +420,8 @@ op_status opct_join(op_contour_set *cs, op_error *err) {
   uint32_t total = 0;
   for (uint32_t o = 0; o < nl; o++)
     if (jl[o].n && !cs->loops[o].hole) total += jl[o].n;
-  cs->contours = malloc((nout ? nout : 1) * sizeof *cs->contours);
-  cs->verts = malloc((total ? total : 1) * sizeof *cs->verts);
+  cs->contours = opc_malloc(al, (nout ? nout : 1) * sizeof *cs->contours);
+  cs->verts = opc_malloc(al, (total ? total : 1) * sizeof *cs->verts);
   if (!cs->contours || !cs->verts) goto nomem;
   cs->ncontours = 0;
   cs->nverts = 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/bytes.h"
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "build3d/polys/polys.h"
 
@@ -151,6 +152,7 @@ typedef struct vtab {
   uint32_t *next;   /* chain per vertex */
   uint32_t *bucket; /* nbucket heads */
   uint32_t nbucket;
+  op_alloc_count *al; /* CONF-059: NULL, or the counter of the growth */
 } vtab;
 
 #define WELD_Y 2 /* POLY-030: rows */
@@ -174,10 +176,10 @@ static uint32_t weld(vtab *t, int32_t x, int32_t y, int32_t z) {
   if (t->n >= OP_PMESH_MAX_VERTS) return UINT32_MAX - 1;
   if (t->n == t->cap) {
     uint32_t nc = t->cap ? 2 * t->cap : 256;
-    int32_t *nv = realloc(t->v, 3 * (size_t)nc * sizeof *nv);
+    int32_t *nv = opc_realloc(t->al, t->v, 3 * (size_t)nc * sizeof *nv);
     if (!nv) return UINT32_MAX;
     t->v = nv;
-    uint32_t *nn = realloc(t->next, (size_t)nc * sizeof *nn);
+    uint32_t *nn = opc_realloc(t->al, t->next, (size_t)nc * sizeof *nn);
     if (!nn) return UINT32_MAX;
     t->next = nn;
     t->cap = nc;
@@ -350,11 +352,11 @@ static uint32_t dedge_j(uint64_t k) { return (uint32_t)(k >> 1) & 0xFu; }
 static int dedge_fwd(uint64_t k) { return (int)(k & 1u); }
 
 /* POLY-060 .. POLY-062 */
-static op_status link_polys(op_pmesh *pm, op_error *err) {
+static op_status link_polys(op_pmesh *pm, op_alloc_count *al, op_error *err) {
   uint32_t nvp = pm->nvp, ne = 0;
   for (uint32_t p = 0; p < pm->npolys; p++) ne += op_pmesh_poly_nverts(pm, p);
-  uint64_t *e = malloc(2 * (ne ? ne : 1) * sizeof *e); /* the keys, then scratch keys */
-  uint8_t *used = calloc(ne ? ne : 1, 1);
+  uint64_t *e = opc_malloc(al, 2 * (ne ? ne : 1) * sizeof *e); /* the keys, then scratch keys */
+  uint8_t *used = e ? opc_calloc(al, ne ? ne : 1, 1) : NULL;
   if (!e || !used) {
     free(e);
     free(used);
@@ -420,19 +422,20 @@ typedef struct plist {
   uint16_t *v;
   uint16_t *reg;
   uint8_t *area;
+  op_alloc_count *al; /* CONF-059 */
 } plist;
 
 static int plist_reserve(plist *l, uint32_t want) {
   if (want <= l->cap) return 1;
   uint32_t nc = l->cap ? l->cap : 64;
   while (nc < want) nc *= 2;
-  uint16_t *v = realloc(l->v, (size_t)nc * l->nvp * sizeof *v);
+  uint16_t *v = opc_realloc(l->al, l->v, (size_t)nc * l->nvp * sizeof *v);
   if (!v) return 0;
   l->v = v;
-  uint16_t *r = realloc(l->reg, (size_t)nc * sizeof *r);
+  uint16_t *r = opc_realloc(l->al, l->reg, (size_t)nc * sizeof *r);
   if (!r) return 0;
   l->reg = r;
-  uint8_t *a = realloc(l->area, (size_t)nc);
+  uint8_t *a = opc_realloc(l->al, l->area, (size_t)nc);
   if (!a) return 0;
   l->area = a;
   l->cap = nc;
@@ -458,6 +461,7 @@ typedef struct pbuild {
   uint16_t *tri;
   uint64_t *me; /* merge_polys' edge keys, then as many scratch keys */
   uint32_t maxn, untri;
+  op_alloc_count *al; /* CONF-059: NULL, or the counter of every allocation of the build */
 } pbuild;
 
 static void pbuild_free(pbuild *b) {
@@ -512,12 +516,13 @@ static int pbuild_alloc(pbuild *b, uint32_t nvp, uint32_t maxn, uint64_t nall) {
   ** not depend on it: equal (x, z) share a bucket whatever its count). */
   b->t.nbucket = 64;
   while (b->t.nbucket < 4096 && b->t.nbucket < nall) b->t.nbucket *= 2;
-  b->t.bucket = malloc(b->t.nbucket * sizeof *b->t.bucket);
-  b->w.p = malloc((size_t)maxn * sizeof *b->w.p);
-  b->w.id = malloc((size_t)maxn * sizeof *b->w.id);
-  b->w.ear = malloc((size_t)maxn);
-  b->tri = malloc((size_t)maxn * 3 * sizeof *b->tri);
-  b->me = malloc((size_t)maxn * 6 * sizeof *b->me); /* at most n - 2 triangles, 3 edges each */
+  b->t.bucket = opc_malloc(b->al, b->t.nbucket * sizeof *b->t.bucket);
+  b->w.p = opc_malloc(b->al, (size_t)maxn * sizeof *b->w.p);
+  b->w.id = opc_malloc(b->al, (size_t)maxn * sizeof *b->w.id);
+  b->w.ear = opc_malloc(b->al, (size_t)maxn);
+  b->tri = opc_malloc(b->al, (size_t)maxn * 3 * sizeof *b->tri);
+  /* at most n - 2 triangles, 3 edges each */
+  b->me = opc_malloc(b->al, (size_t)maxn * 6 * sizeof *b->me);
   if (!b->t.bucket || !b->w.p || !b->w.id || !b->w.ear || !b->tri || !b->me) return 0;
   for (uint32_t i = 0; i < b->t.nbucket; i++) b->t.bucket[i] = UINT32_MAX;
   return 1;
@@ -573,7 +578,7 @@ static op_status finish_mesh(const pbuild *b, const op_tilemap *map, op_pmesh *p
   const vtab *t = &b->t;
   const plist *pl = &b->pl;
   uint32_t nvp = pl->nvp;
-  uint32_t *remap = malloc(((size_t)t->n + 1) * sizeof *remap);
+  uint32_t *remap = opc_malloc(b->al, ((size_t)t->n + 1) * sizeof *remap); /* CONF-059 */
   if (!remap) return opc_nomem(err, "polys");
   for (uint32_t i = 0; i < t->n; i++) remap[i] = 0;
   for (size_t i = 0; i < (size_t)pl->n * nvp; i++)
@@ -586,12 +591,12 @@ static op_status finish_mesh(const pbuild *b, const op_tilemap *map, op_pmesh *p
   pm->nverts = nv;
   pm->npolys = pl->n;
   pm->untriangulated = b->untri;
-  pm->verts = malloc(((size_t)nv * 3 + 1) * sizeof *pm->verts);
-  pm->polys = malloc(((size_t)pl->n * nvp + 1) * sizeof *pm->polys);
-  pm->neis = calloc((size_t)pl->n * nvp + 1, sizeof *pm->neis);
-  pm->regs = malloc(((size_t)pl->n + 1) * sizeof *pm->regs);
-  pm->areas = malloc((size_t)pl->n + 1);
-  pm->flags = calloc((size_t)pl->n + 1, sizeof *pm->flags); /* POLY-076 */
+  pm->verts = opc_malloc(b->al, ((size_t)nv * 3 + 1) * sizeof *pm->verts);
+  pm->polys = opc_malloc(b->al, ((size_t)pl->n * nvp + 1) * sizeof *pm->polys);
+  pm->neis = opc_calloc(b->al, (size_t)pl->n * nvp + 1, sizeof *pm->neis);
+  pm->regs = opc_malloc(b->al, ((size_t)pl->n + 1) * sizeof *pm->regs);
+  pm->areas = opc_malloc(b->al, (size_t)pl->n + 1);
+  pm->flags = opc_calloc(b->al, (size_t)pl->n + 1, sizeof *pm->flags); /* POLY-076 */
   if (!pm->verts || !pm->polys || !pm->neis || !pm->regs || !pm->areas || !pm->flags) {
     free(remap);
     return opc_nomem(err, "polys");
@@ -608,12 +613,19 @@ static op_status finish_mesh(const pbuild *b, const op_tilemap *map, op_pmesh *p
     pm->regs[p] = pl->reg[p];
     pm->areas[p] = pl->area[p];
   }
-  return link_polys(pm, err);
+  return link_polys(pm, b->al, err);
 }
 
 /* POLY-011 .. POLY-080: BuildPolyMesh. */
 op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32_t border,
                          uint32_t nvp, op_pmesh *out, op_error *err) {
+  return op_pmesh_build_counted(cs, grid, border, nvp, NULL, out, err);
+}
+
+/* CONF-059: every allocation of the build counted on al. */
+op_status op_pmesh_build_counted(const op_contour_set *cs, const op_hf_grid *grid,
+                                 int32_t border, uint32_t nvp, op_alloc_count *al,
+                                 op_pmesh *out, op_error *err) {
   op_tilemap map;
   uint32_t maxn = 3;
   uint64_t nall = 0;
@@ -621,6 +633,7 @@ op_status op_pmesh_build(const op_contour_set *cs, const op_hf_grid *grid, int32
   if (st != OP_OK) return st;
   pbuild b;
   memset(&b, 0, sizeof b);
+  b.al = b.t.al = b.pl.al = al; /* CONF-059 */
   op_pmesh pm;
   memset(&pm, 0, sizeof pm);
   if (!pbuild_alloc(&b, nvp, maxn, nall)) st = opc_nomem(err, "polys");

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "build3d/runtime/repair.h"
 #include "build3d/spans/spans_internal.h"
@@ -61,6 +62,7 @@ typedef struct rp {
   uint32_t *tsimp;
   rp_new *nw;
   uint32_t nnew, capnew;
+  op_alloc_count *al;      /* CONF-059: NULL, or the counter of every allocation above */
 } rp;
 
 
@@ -123,11 +125,11 @@ static void region_counts(rp *w) {
 ** removed. Also each ordinary region's size, removed count and first span not removed. */
 static op_status scan(rp *w, const uint8_t *areas, int *only_removed, op_error *err) {
   uint32_t n = w->n, nr = w->nreg + 1;
-  w->removed = calloc(n ? n : 1, 1);
-  w->rem = malloc((n ? n : 1) * sizeof *w->rem);
-  w->size = calloc(nr, sizeof *w->size);
-  w->lost = calloc(nr, sizeof *w->lost);
-  w->first = malloc(nr * sizeof *w->first);
+  w->removed = opc_calloc(w->al, n ? n : 1, 1);
+  w->rem = opc_malloc(w->al, (n ? n : 1) * sizeof *w->rem);
+  w->size = opc_calloc(w->al, nr, sizeof *w->size);
+  w->lost = opc_calloc(w->al, nr, sizeof *w->lost);
+  w->first = opc_malloc(w->al, nr * sizeof *w->first);
   if (!w->removed || !w->rem || !w->size || !w->lost || !w->first) return opc_nomem(err, "cache");
   for (uint32_t r = 0; r < nr; r++) w->first[r] = RP_NONE;
   const uint8_t *a0 = w->view->areas;
@@ -258,7 +260,7 @@ static int pair_cmp(const void *x, const void *y) {
 /* RT-101 (c): the ring of every region that lost spans, as sorted (region, span) pairs. */
 static op_status rings(rp *w, op_error *err) {
   size_t cap = 4 * (size_t)w->nrem + RP_MAX_JOINED;
-  w->pairs = malloc(cap * sizeof *w->pairs);
+  w->pairs = opc_malloc(w->al, cap * sizeof *w->pairs);
   if (!w->pairs) return opc_nomem(err, "cache");
   uint32_t nb[RP_MAX_JOINED];
   for (uint32_t k = 0; k < w->nrem; k++) {
@@ -266,7 +268,7 @@ static op_status rings(rp *w, op_error *err) {
     uint16_t rg = w->reg0[r];
     if (!ordinary(rg) || rg > w->nreg) continue;
     if (w->npairs + RP_MAX_JOINED > cap) {
-      uint64_t *np = realloc(w->pairs, 2 * cap * sizeof *np);
+      uint64_t *np = opc_realloc(w->al, w->pairs, 2 * cap * sizeof *np);
       if (!np) return opc_nomem(err, "cache");
       w->pairs = np;
       cap *= 2;
@@ -322,8 +324,8 @@ static op_status check_split(rp *w, int *ok, op_error *err) {
   op_status st = rings(w, err);
   if (st != OP_OK) return st;
   uint32_t n1 = w->n ? w->n : 1;
-  w->tag = calloc(n1, 1);
-  w->queue = malloc(n1 * sizeof *w->queue);
+  w->tag = opc_calloc(w->al, n1, 1);
+  w->queue = opc_malloc(w->al, n1 * sizeof *w->queue);
   if (!w->tag || !w->queue) return opc_nomem(err, "cache");
   w->budget = w->n / 4 > 256 ? w->n / 4 : 256; /* RT-102 */
   w->count = 0;
@@ -398,7 +400,7 @@ static void rotate_to_least(rp *w, uint32_t a, uint32_t b) {
 static op_status push_new(rp *w, const rp_new *l, op_error *err) {
   if (w->nnew == w->capnew) {
     uint32_t nc = w->capnew ? 2 * w->capnew : 16;
-    rp_new *nv = realloc(w->nw, (size_t)nc * sizeof *nv);
+    rp_new *nv = opc_realloc(w->al, w->nw, (size_t)nc * sizeof *nv);
     if (!nv) return opc_nomem(err, "cache");
     w->nw = nv;
     w->capnew = nc;
@@ -410,8 +412,8 @@ static op_status push_new(rp *w, const rp_new *l, op_error *err) {
 /* RT-104: one new loop from start key `key`. */
 static op_status trace_one(rp *w, uint32_t key, op_error *err) {
   uint32_t a = w->tn;
-  op_status st = opct_walk(&w->va, w->g, w->reg, key, &w->traw, &w->tkey, &w->tn,
-                                 &w->tcap, err); /* REG-208 */
+  op_status st = opct_walk(&w->va, w->g, w->reg, key, &w->traw, &w->tkey, &w->tn, &w->tcap,
+                           w->al, err); /* REG-208 */
   if (st != OP_OK) return st;
   for (uint32_t j = a; j < w->tn; j++) {
     uint32_t k = w->tkey[j], o = w->cs0->edge_loop[k];
@@ -433,10 +435,10 @@ static op_status trace_one(rp *w, uint32_t key, op_error *err) {
 /* RT-103: the repaired regions. RT-104: the new loops, and which old loops are gone. */
 static op_status trace_new(rp *w, op_error *err) {
   uint32_t n = w->n, nl = w->cs0->nloops;
-  w->reg = malloc((n ? n : 1) * sizeof *w->reg);
-  w->newown = calloc(((size_t)4 * n + 8) / 8, 1);
-  w->gone = calloc(nl ? nl : 1, 1);
-  uint32_t *cand = malloc((4 * (size_t)w->nrem + 1) * sizeof *cand);
+  w->reg = opc_malloc(w->al, (n ? n : 1) * sizeof *w->reg);
+  w->newown = opc_calloc(w->al, ((size_t)4 * n + 8) / 8, 1);
+  w->gone = opc_calloc(w->al, nl ? nl : 1, 1);
+  uint32_t *cand = opc_malloc(w->al, (4 * (size_t)w->nrem + 1) * sizeof *cand);
   if (!w->reg || !w->newown || !w->gone || !cand) {
     free(cand);
     return opc_nomem(err, "cache");
@@ -472,9 +474,9 @@ static op_status simplify_new(rp *w, op_error *err) {
   uint32_t maxn = 1;
   for (uint32_t k = 0; k < w->nnew; k++)
     if (w->nw[k].nraw > maxn) maxn = w->nw[k].nraw;
-  w->tsimp = malloc(((size_t)w->tn + 1) * sizeof *w->tsimp);
-  uint8_t *keep = malloc(maxn);
-  uint32_t *stack = malloc(4 * (size_t)maxn * sizeof *stack);
+  w->tsimp = opc_malloc(w->al, ((size_t)w->tn + 1) * sizeof *w->tsimp);
+  uint8_t *keep = opc_malloc(w->al, maxn);
+  uint32_t *stack = opc_malloc(w->al, 4 * (size_t)maxn * sizeof *stack);
   if (!w->tsimp || !keep || !stack) {
     free(keep);
     free(stack);
@@ -518,7 +520,7 @@ static void edge_map(const rp *w, op_contour_set *out) {
 static op_status assemble_loops(rp *w, op_contour_set *out, op_error *err) {
   const op_contour_set *c0 = w->cs0;
   uint32_t nl = 0, nraw = 0, nsimp = 0;
-  w->newidx = malloc(((size_t)c0->nloops + 1) * sizeof *w->newidx);
+  w->newidx = opc_malloc(w->al, ((size_t)c0->nloops + 1) * sizeof *w->newidx);
   if (!w->newidx) return opc_nomem(err, "cache");
   for (uint32_t o = 0; o < c0->nloops; o++)
     if (!w->gone[o]) {
@@ -531,11 +533,12 @@ static op_status assemble_loops(rp *w, op_contour_set *out, op_error *err) {
     nraw += w->nw[k].nraw;
     nsimp += w->nw[k].nsimp;
   }
-  out->loops = malloc(((size_t)nl + 1) * sizeof *out->loops);
-  out->raw = malloc(((size_t)nraw + 1) * sizeof *out->raw);
-  out->raw_edge = malloc(((size_t)nraw + 1) * sizeof *out->raw_edge);
-  out->simp = malloc(((size_t)nsimp + 1) * sizeof *out->simp);
-  if (w->edge_map) out->edge_loop = malloc((4 * (size_t)w->n + 1) * sizeof *out->edge_loop);
+  out->loops = opc_malloc(w->al, ((size_t)nl + 1) * sizeof *out->loops);
+  out->raw = opc_malloc(w->al, ((size_t)nraw + 1) * sizeof *out->raw);
+  out->raw_edge = opc_malloc(w->al, ((size_t)nraw + 1) * sizeof *out->raw_edge);
+  out->simp = opc_malloc(w->al, ((size_t)nsimp + 1) * sizeof *out->simp);
+  if (w->edge_map)
+    out->edge_loop = opc_malloc(w->al, (4 * (size_t)w->n + 1) * sizeof *out->edge_loop);
   if (!out->loops || !out->raw || !out->raw_edge || !out->simp || (w->edge_map && !out->edge_loop))
     return opc_nomem(err, "cache");
   uint32_t o = 0, j = 0;
@@ -616,8 +619,8 @@ static void fix_corners(rp *w, op_contour_set *out) {
 static op_status join_dirty(const rp *w, const op_contour_set *src, op_contour_set *tmp,
                             uint32_t **map, op_error *err) {
   memset(tmp, 0, sizeof *tmp);
-  *map = malloc(((size_t)src->nloops + 1) * sizeof **map);
-  tmp->loops = malloc(((size_t)src->nloops + 1) * sizeof *tmp->loops);
+  *map = opc_malloc(w->al, ((size_t)src->nloops + 1) * sizeof **map);
+  tmp->loops = opc_malloc(w->al, ((size_t)src->nloops + 1) * sizeof *tmp->loops);
   if (!*map || !tmp->loops) return opc_nomem(err, "cache");
   for (uint32_t o = 0; o < src->nloops; o++)
     if (is_dirty(w, src->loops[o].reg)) {
@@ -626,7 +629,7 @@ static op_status join_dirty(const rp *w, const op_contour_set *src, op_contour_s
     }
   tmp->raw = src->raw;
   tmp->simp = src->simp;
-  return opct_join(tmp, err);
+  return opct_join_counted(tmp, w->al, err);
 }
 
 static void tmp_free(op_contour_set *tmp, uint32_t *map) {
@@ -658,8 +661,8 @@ static op_status assemble_contours(rp *w, op_contour_set *out, op_error *err) {
       nv += c0->contours[k].nverts;
     }
   if (st == OP_OK) {
-    out->contours = malloc(((size_t)nc + 1) * sizeof *out->contours);
-    out->verts = malloc(((size_t)nv + 1) * sizeof *out->verts);
+    out->contours = opc_malloc(w->al, ((size_t)nc + 1) * sizeof *out->contours);
+    out->verts = opc_malloc(w->al, ((size_t)nv + 1) * sizeof *out->verts);
     if (!out->contours || !out->verts) st = opc_nomem(err, "cache");
   }
   if (st != OP_OK) {
@@ -689,7 +692,7 @@ static op_status assemble_contours(rp *w, op_contour_set *out, op_error *err) {
 
 /* RT-105: the regions with a new or a gone loop. */
 static op_status mark_dirty(rp *w, op_error *err) {
-  w->dirty = calloc((size_t)w->nreg + 1, 1);
+  w->dirty = opc_calloc(w->al, (size_t)w->nreg + 1, 1);
   if (!w->dirty) return opc_nomem(err, "cache");
   for (uint32_t k = 0; k < w->nnew; k++) set_dirty(w, w->nw[k].reg);
   for (uint32_t o = 0; o < w->cs0->nloops; o++)
@@ -744,7 +747,7 @@ static op_status repair_layer(const op_chf *view, const op_span_graph *g, const 
                               int volume_selects, const op_contour_params *p,
                               uint32_t min_region_area, oprp_result *result,
                               op_contour_set *out, uint32_t *nremoved, int edge_map,
-                              op_error *err) {
+                              op_alloc_count *al, op_error *err) {
   op_status st = check_args(view, g, rg0, cs0, areas, p, result, out, err);
   if (st != OP_OK) return st;
   memset(out, 0, sizeof *out);
@@ -761,6 +764,7 @@ static op_status repair_layer(const op_chf *view, const op_span_graph *g, const 
   w.nreg = rg0->nregions;
   w.min_area = min_region_area;
   w.edge_map = edge_map;
+  w.al = al; /* CONF-059 */
   int only_removed = 0, ok = 1;
   oprp_result res = OPRP_DONE;
   st = scan(&w, areas, &only_removed, err);
@@ -792,7 +796,7 @@ op_status oprp_layer(const op_chf *view, const op_span_graph *g, const op_region
                      const op_contour_params *p, uint32_t min_region_area, oprp_result *result,
                      op_contour_set *out, uint32_t *nremoved, op_error *err) {
   return repair_layer(view, g, rg0, cs0, areas, volume_selects, p, min_region_area, result, out,
-                      nremoved, 1, err);
+                      nremoved, 1, NULL, err);
 }
 
 op_status oprp_layer_tile(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
@@ -801,5 +805,14 @@ op_status oprp_layer_tile(const op_chf *view, const op_span_graph *g, const op_r
                           oprp_result *result, op_contour_set *out, uint32_t *nremoved,
                           op_error *err) {
   return repair_layer(view, g, rg0, cs0, areas, volume_selects, p, min_region_area, result, out,
-                      nremoved, 0, err);
+                      nremoved, 0, NULL, err);
+}
+
+op_status oprp_layer_counted(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                             const op_contour_set *cs0, const uint8_t *areas, int volume_selects,
+                             const op_contour_params *p, uint32_t min_region_area,
+                             oprp_result *result, op_contour_set *out, uint32_t *nremoved,
+                             int edge_map, op_alloc_count *al, op_error *err) {
+  return repair_layer(view, g, rg0, cs0, areas, volume_selects, p, min_region_area, result, out,
+                      nremoved, edge_map, al, err);
 }

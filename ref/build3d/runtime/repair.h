@@ -51,4 +51,13 @@ op_status oprp_layer_tile(const op_chf *view, const op_span_graph *g, const op_r
                           oprp_result *result, op_contour_set *out, uint32_t *nremoved,
                           op_error *err);
 
+/* oprp_layer (edge_map 1) or oprp_layer_tile (0) with every allocation of the repair's own
+** working arrays and result counted on al (CONF-059; NULL: none), so that a failing one is
+** out_of_memory `cache` and changes nothing. */
+op_status oprp_layer_counted(const op_chf *view, const op_span_graph *g, const op_regions *rg0,
+                             const op_contour_set *cs0, const uint8_t *areas, int volume_selects,
+                             const op_contour_params *p, uint32_t min_region_area,
+                             oprp_result *result, op_contour_set *out, uint32_t *nremoved,
+                             int edge_map, op_alloc_count *al, op_error *err);
+
 #endif

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "navmesh/mesh_internal.h"
 #include "build3d/spans/obstacles.h"
@@ -286,6 +287,12 @@ op_status op_pipeline_build_heightfield_cached(const op_settings *s,
 
 op_mesh *op_tilecache_mesh(op_tilecache *c) { return c ? c->mesh : NULL; }
 
+void op_tilecache_set_alloc(op_tilecache *c, op_alloc_count *a) { /* CONF-059: tests only */
+  if (!c) return;
+  c->alloc = a;
+  op_mesh_set_alloc(c->mesh, a); /* the batch of Update and the restore count there too */
+}
+
 uint32_t op_tilecache_queue_length(const op_tilecache *c) { return c ? c->nqueue : 0; }
 
 int op_tilecache_queued(const op_tilecache *c, uint32_t i, int32_t *tx, int32_t *tz) {
@@ -363,12 +370,12 @@ static void queue_box(op_tilecache *c, const double bmin[2], const double bmax[2
   }
 }
 
-/* Room for one more entry of n, capacity *cap (grown by doubling). */
-static int grow(void **arr, uint32_t n, uint32_t *cap, size_t size) {
+/* Room for one more entry of n, capacity *cap (grown by doubling; counted on al, CONF-059). */
+static int grow(op_alloc_count *al, void **arr, uint32_t n, uint32_t *cap, size_t size) {
   if (n < *cap) return 1;
   uint32_t nc = *cap ? 2 * *cap : 8;
   if (nc > 2 * OPTC_MAX_LIVE) nc = 2 * OPTC_MAX_LIVE; /* live + dead (tilecache.h) */
-  void *p = realloc(*arr, (size_t)nc * size);
+  void *p = opc_realloc(al, *arr, (size_t)nc * size);
   if (!p) return 0;
   *arr = p;
   *cap = nc;
@@ -391,7 +398,7 @@ op_status op_tilecache_add_obstacle(op_tilecache *c, const op_obstacle *o, uint3
   plus_zero(e.o.bmin, 3), plus_zero(e.o.bmax, 3), plus_zero(e.o.half, 3), plus_zero(&e.o.yaw, 1);
   /* RT-020, RT-025: grown by the agent radius (validated above) */
   opob_prepare_valid(&e.o, c->ctx.cell.walkable_radius, c->ctx.s.cell_size, &e.prep);
-  if (!grow((void **)&c->obst, c->nobst, &c->capobst, sizeof *c->obst))
+  if (!grow(c->alloc, (void **)&c->obst, c->nobst, &c->capobst, sizeof *c->obst))
     return opc_nomem(err, "obstacles");
   e.id = c->next_obstacle_id++; /* RT-130 */
   assert(e.id >= 1 && (c->nobst == 0 || c->obst[c->nobst - 1].id < e.id)); /* ascending ids */
@@ -417,7 +424,7 @@ op_status op_tilecache_add_volume(op_tilecache *c, const op_convex_volume *v, ui
   plus_zero(&e.v.points[0][0], 2 * (size_t)e.v.npoints); /* RT-040: -0.0 as +0.0 */
   plus_zero(&e.v.ymin, 1), plus_zero(&e.v.ymax, 1);
   opv_box(&e.v, e.bmin, e.bmax); /* RT-042 */
-  if (!grow((void **)&c->vols, c->nvols, &c->capvols, sizeof *c->vols))
+  if (!grow(c->alloc, (void **)&c->vols, c->nvols, &c->capvols, sizeof *c->vols))
     return opc_nomem(err, "volumes");
   e.id = c->next_volume_id++; /* RT-130 */
   assert(e.id >= 1 && (c->nvols == 0 || c->vols[c->nvols - 1].id < e.id)); /* ascending ids */
@@ -539,9 +546,9 @@ static op_status try_repair(op_tilecache *c, optc_tile *t, uint32_t L, const uin
   if (st != OP_OK) return st;
   oprp_result res = OPRP_NOTHING;
   uint32_t nremoved = 0;
-  st = oprp_layer_tile(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel,
-                       &c->ctx.params.contours /* REG-200 */, c->ctx.params.min_region_area,
-                       &res, cs, &nremoved, err);
+  st = oprp_layer_counted(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel,
+                          &c->ctx.params.contours /* REG-200 */, c->ctx.params.min_region_area,
+                          &res, cs, &nremoved, 0 /* oprp_layer_tile */, c->alloc, err);
   if (st != OP_OK) return st;
   *done = res == OPRP_DONE;
   sl->spans_removed += nremoved;
@@ -588,7 +595,7 @@ static op_status plan_unit(op_tilecache *c, uint32_t ti, uint32_t L, tc_step *s,
   const op_chf *h = unit_chf(c, t, L);
   uint32_t n = h ? h->nspans : 0;
   s->tile = ti, s->unit = L;
-  s->areas = malloc(n ? n : 1);
+  s->areas = opc_malloc(c->alloc, n ? n : 1); /* CONF-059 */
   if (!s->areas) return opc_nomem(err, "cache");
   int vsel = 0;
   int changed = unit_areas(c, t, L, s->areas, &vsel); /* RT-041 */
@@ -609,7 +616,8 @@ static op_status plan_unit(op_tilecache *c, uint32_t ti, uint32_t L, tc_step *s,
     free(s->areas);
     s->areas = NULL;
   }
-  if (!s->skip && !u->last && !(s->last = malloc(n ? n : 1))) return opc_nomem(err, "cache");
+  if (!s->skip && !u->last && !(s->last = opc_malloc(c->alloc, n ? n : 1)))
+    return opc_nomem(err, "cache");
   return OP_OK;
 }
 
@@ -632,7 +640,7 @@ static op_status plan(op_tilecache *c, uint32_t k, tc_step **out, size_t *nout,
                       op_tilecache_stats *sl, op_error *err) {
   size_t n = 0;
   for (uint32_t q = 0; q < k; q++) n += c->tiles[c->queue[q]].k.nunits;
-  tc_step *st = calloc(n ? n : 1, sizeof *st);
+  tc_step *st = opc_calloc(c->alloc, n ? n : 1, sizeof *st); /* CONF-059 */
   if (!st) return opc_nomem(err, "cache");
   size_t j = 0;
   op_status s = OP_OK;
@@ -675,8 +683,9 @@ static int swap_change(const op_tilecache *c, const tc_step *s, opm_change *ch, 
 ** ignores the mesh's refusal, RT-018). On failure nothing changed. Then each unit's
 ** last-built areas become its areas in force (RT-062), which cannot fail. */
 static op_status commit(op_tilecache *c, tc_step *st, size_t n, op_error *err) {
-  opm_change *ch = malloc((n ? n : 1) * sizeof *ch);
-  size_t *from = malloc((n ? n : 1) * sizeof *from), nch = 0, bad = SIZE_MAX;
+  opm_change *ch = opc_malloc(c->alloc, (n ? n : 1) * sizeof *ch); /* CONF-059 */
+  size_t *from = ch ? opc_malloc(c->alloc, (n ? n : 1) * sizeof *from) : NULL;
+  size_t nch = 0, bad = SIZE_MAX;
   if (!ch || !from) {
     free(ch), free(from);
     return opc_nomem(err, "cache");

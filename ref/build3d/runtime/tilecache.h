@@ -84,6 +84,9 @@ struct op_tilecache {
   uint64_t moved;     /* entries moved by compactions (a cost count for the tests) */
   double *qbox;       /* 4 per tile, cache order: RT-050's widened grid box (lx, hx, lz, hz)
                          as opob_grid_overlaps makes it; made at the build (not state) */
+  op_alloc_count *alloc; /* tests only (CONF-059, op_tilecache_set_alloc): NULL, or the
+                            counter of the allocations of the cache's operations (its own,
+                            the repair's, its mesh's); the host's object (not state) */
 };
 
 /* The number of live obstacles / volumes (RT-026, RT-042's limits count these). */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "core/bytes.h"
 #include "build3d/runtime/repair.h"
@@ -52,9 +53,9 @@ static op_status find_layer(const op_tilecache *c, int32_t tx, int32_t tz, uint3
 
 /* RT-103: the repaired regions, the first build's with removed spans 0. */
 static op_status repaired_regions(const opl_unit *u, const uint8_t *a, tl_out *o,
-                                  op_error *err) {
+                                  op_alloc_count *al, op_error *err) {
   uint32_t n = u->view->nspans;
-  o->own_reg = malloc((n ? n : 1) * sizeof *o->own_reg);
+  o->own_reg = opc_malloc(al, (n ? n : 1) * sizeof *o->own_reg); /* CONF-059 */
   if (!o->own_reg) return opc_nomem(err, "cache");
   for (uint32_t i = 0; i < n; i++)
     o->own_reg[i] = u->view->areas[i] != OP_AREA_NULL && a[i] == OP_AREA_NULL ? 0 : u->rg.reg[i];
@@ -73,11 +74,12 @@ static op_status changed_layer(op_tilecache *c, optc_tile *t, uint32_t L, const 
   oprp_result res = OPRP_NOTHING;
   if (!tu->vgraph.column) st = op_span_graph_build(u->view, &tu->vgraph, err); /* not state */
   if (st == OP_OK && c->repair)
-    st = oprp_layer(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel, &c->ctx.params.contours,
-                    c->ctx.params.min_region_area, &res, &o->own_cs, NULL, err);
+    st = oprp_layer_counted(u->view, &tu->vgraph, &u->rg, &u->cs, a, vsel,
+                            &c->ctx.params.contours, c->ctx.params.min_region_area, &res,
+                            &o->own_cs, NULL, 1 /* oprp_layer: the edge map */, c->alloc, err);
   if (st == OP_OK && res == OPRP_DONE) {
     o->cs = &o->own_cs;
-    return repaired_regions(u, a, o, err);
+    return repaired_regions(u, a, o, c->alloc, err);
   }
   if (st != OP_OK) return st;
   op_chf tmp = *u->view;
@@ -137,7 +139,7 @@ op_status op_tilecache_layer(op_tilecache *c, int32_t tx, int32_t tz, uint32_t l
   uint32_t n = u->view->nspans;
   tl_out o;
   memset(&o, 0, sizeof o);
-  uint8_t *a = malloc(n ? n : 1);
+  uint8_t *a = opc_malloc(c->alloc, n ? n : 1); /* CONF-059 */
   if (!a) return opc_nomem(err, "cache");
   int vsel;
   if (optc_unit_areas(c, ti, layer, a, &vsel)) { /* RT-041 */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "navmesh/snapshot_internal.h"
 #include "build3d/runtime/tilecache.h"
 #include "build3d/spans/volumes.h"
@@ -214,7 +215,8 @@ static op_status read_obstacles(opsn_rd *r, const op_tilecache *c, tc_new *t) {
     return opsn_fail_u(r, n, "at most 65536 live obstacles", "nobstacles");
   size_t fit = (r->n - r->off) / TC_OBST_MIN; /* records that can be whole: no more memory */
   size_t cap = n < fit ? n : fit;
-  if (cap && !(t->obst = malloc(cap * sizeof *t->obst))) return opc_nomem(r->err, "snapshot");
+  if (cap && !(t->obst = opc_malloc(c->alloc, cap * sizeof *t->obst))) /* CONF-059 */
+    return opc_nomem(r->err, "snapshot");
   for (uint32_t i = 0; i < n; i++) {
     optc_obstacle o;
     uint32_t prev = i ? t->obst[i - 1].id : 0;
@@ -262,13 +264,14 @@ static op_status read_volume(opsn_rd *r, uint32_t next, uint32_t i, uint32_t pre
   return OP_OK;
 }
 
-static op_status read_volumes(opsn_rd *r, tc_new *t) {
+static op_status read_volumes(opsn_rd *r, op_alloc_count *al, tc_new *t) {
   uint32_t n;
   op_status st = opsn_read_u32(r, &n, "nvolumes");
   if (st) return st;
   if (n > OPTC_MAX_LIVE) return opsn_fail_u(r, n, "at most 65536 live volumes", "nvolumes");
   size_t fit = (r->n - r->off) / TC_VOL_MIN, cap = n < fit ? n : fit;
-  if (cap && !(t->vols = malloc(cap * sizeof *t->vols))) return opc_nomem(r->err, "snapshot");
+  if (cap && !(t->vols = opc_malloc(al, cap * sizeof *t->vols))) /* CONF-059 */
+    return opc_nomem(r->err, "snapshot");
   for (uint32_t i = 0; i < n; i++) {
     optc_volume v;
     uint32_t prev = i ? t->vols[i - 1].id : 0;
@@ -287,7 +290,8 @@ static op_status read_queue(opsn_rd *r, const op_tilecache *c, tc_new *t) {
   op_status st = opsn_read_u32(r, &n, "nqueue");
   if (st) return st;
   if (n > c->ntiles) return opsn_fail_u(r, n, "more queued tiles than cached tiles", "nqueue");
-  if (n && (!(t->queue = malloc(n * sizeof *t->queue)) || !(t->seen = calloc(c->ntiles, 1))))
+  if (n && (!(t->queue = opc_malloc(c->alloc, n * sizeof *t->queue)) || /* CONF-059 */
+            !(t->seen = opc_calloc(c->alloc, c->ntiles, 1))))
     return opc_nomem(r->err, "snapshot");
   for (uint32_t i = 0; i < n; i++) {
     uint32_t x, z;
@@ -323,7 +327,7 @@ static op_status read_tcac(opsn_rd *r, const op_tilecache *c, tc_new *t) {
   if ((st = opsn_read_u32(r, &t->next_vol, "next_volume_id"))) return st;
   if (t->next_vol < 1) return opsn_fail_u(r, 0, "ids start at 1", "next_volume_id");
   if ((st = read_obstacles(r, c, t))) return st;
-  if ((st = read_volumes(r, t))) return st;
+  if ((st = read_volumes(r, c->alloc, t))) return st;
   return read_queue(r, c, t);
 }
 
@@ -421,6 +425,7 @@ op_status op_tilecache_snapshot_load(op_tilecache *c, const uint8_t *data, size_
   opsn_rd r = {data ? data : empty, len, 0, err};
   opsn_slots s;
   opsn_slots_init(&s, &c->mesh->params);
+  s.tmp.alloc = c->alloc; /* CONF-059: the restore's mesh part counts there too */
   tc_new t;
   memset(&t, 0, sizeof t);
   op_status st = parse(&r, c, &s, &t);
