@@ -216,6 +216,82 @@ op_status op_query_distance_to_wall(op_query *q, op_ref start_ref, const double 
                                     double radius, const op_query_filter *filter,
                                     uint32_t max_visited, op_query_wall *out, op_error *err);
 
+
+/* --------------------------------- path corridor (spec/query-corridor.md, QCR-200 .. QCR-299) */
+
+#define OP_CORRIDOR_DEFAULT_PATH 256u /* QCR-201 */
+#define OP_CORRIDOR_MAX_PATH 65536u
+#define OP_CORRIDOR_DEFAULT_CORNERS 16u /* QCR-230 */
+#define OP_CORRIDOR_MAX_CORNERS 65536u
+#define OP_CORRIDOR_DEFAULT_RAY 32u /* QCR-240 */
+#define OP_CORRIDOR_DEFAULT_TOPOLOGY_NODES 32u /* QCR-290 */
+
+typedef struct op_corridor op_corridor;
+
+/* PathCorridor.Create (QCR-201): out_of_range `max_path` outside [1, 65536]; empty. */
+op_status op_corridor_create(uint32_t max_path, op_corridor **out, op_error *err);
+void op_corridor_free(op_corridor *c);
+
+/* QCR-260: the state; *polys points into c and stays valid until c changes. */
+typedef struct op_corridor_state {
+  double position[3], target[3];
+  const op_query_poly *polys;
+  uint32_t npolys, max_path;
+} op_corridor_state;
+void op_corridor_state_get(const op_corridor *c, op_corridor_state *out);
+
+/* QCR-210 */
+op_status op_corridor_reset(op_corridor *c, op_query *q, op_ref poly, const double pos[3],
+                            op_error *err);
+/* QCR-211 */
+op_status op_corridor_set(op_corridor *c, op_query *q, const double start[3],
+                          const double end[3], const op_ref *path, uint32_t npath,
+                          op_error *err);
+/* QCR-220 .. QCR-222: *truncated (QCR-204), *search_truncated (QSF-113); either may be NULL. */
+op_status op_corridor_move_position(op_corridor *c, op_query *q, const double pos[3],
+                                    const op_query_filter *filter, uint32_t max_visited,
+                                    int *truncated, int *search_truncated, op_error *err);
+op_status op_corridor_move_target(op_corridor *c, op_query *q, const double pos[3],
+                                  const op_query_filter *filter, uint32_t max_visited,
+                                  int *truncated, int *search_truncated, op_error *err);
+/* QCR-230, QCR-231: *corners is owned by q (valid until its next call). */
+op_status op_corridor_find_corners(op_corridor *c, op_query *q, uint32_t max_corners,
+                                   const op_query_corner **corners, uint32_t *ncorners,
+                                   int *truncated, op_error *err);
+/* QCR-240, QCR-242 */
+op_status op_corridor_optimize_visibility(op_corridor *c, op_query *q, const double next[3],
+                                          double range, const op_query_filter *filter,
+                                          uint32_t max_visited, int *spliced, int *truncated,
+                                          op_error *err);
+/* QCR-241: the search's budget is q's node pool (op_query_create's max_nodes). */
+op_status op_corridor_optimize_topology(op_corridor *c, op_query *q,
+                                        const op_query_filter *filter, int *spliced,
+                                        int *truncated, op_error *err);
+
+typedef enum op_corridor_reason {
+  OP_CORRIDOR_OK = 0,
+  OP_CORRIDOR_STALE = 1,
+  OP_CORRIDOR_FILTERED = 2
+} op_corridor_reason;
+/* "", "stale", "filtered" (QCR-250). */
+const char *op_corridor_reason_name(op_corridor_reason r);
+typedef struct op_corridor_validity {
+  int valid;
+  uint32_t checked;
+  uint32_t index; /* the first invalid polygon (when not valid) */
+  op_corridor_reason reason;
+} op_corridor_validity;
+/* QCR-251 */
+op_status op_corridor_is_valid(op_corridor *c, op_query *q, uint32_t max_look_ahead,
+                               const op_query_filter *filter, op_corridor_validity *out,
+                               op_error *err);
+/* QCR-252: *kept receives k. */
+op_status op_corridor_fix(op_corridor *c, op_query *q, op_ref safe_poly, const double safe_pos[3],
+                          const op_query_filter *filter, uint32_t *kept, op_error *err);
+/* QCR-253: the search's answer in *out (its polys point into q). */
+op_status op_corridor_replan(op_corridor *c, op_query *q, const double end[3],
+                             const op_query_filter *filter, op_query_path *out, op_error *err);
+
 #ifdef __cplusplus
 }
 #endif

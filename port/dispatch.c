@@ -13,6 +13,7 @@
 
 #include "onepath_pipeline.h"
 #include "onepath_tilecache.h"
+#include "onepath_query.h"
 
 /* CONF-043: at most this many handles are ever allocated in one session. */
 #define OPD_MAX_HANDLES (1 << 24)
@@ -43,6 +44,7 @@ static void free_obj(opd_kind kind, void *obj) {
   case OPD_MESH: op_mesh_free(obj); break;
   case OPD_PRNG: free(obj); break;
   case OPD_TILECACHE: op_tilecache_free(obj); break;
+  case OPD_CORRIDOR: op_corridor_free(obj); break;
   }
 }
 
@@ -149,13 +151,14 @@ op_status opd_nomem(op_error *err, const char *field) {
 
 extern const opd_op opd_ops_query[]; /* query.* (port/ops_query.c; spec/query.md QRY-090) */
 extern const opd_op opd_ops_query_surface[]; /* port/ops_query_surface.c; QSF-190 */
+extern const opd_op opd_ops_corridor[]; /* port/ops_corridor.c; QCR-290 */
 
 /* Every op table of the server, in lookup order (the first table naming an op wins). */
 static const opd_op *const op_tables[] = {
     opd_ops_session, opd_ops_math,    opd_ops_format,   opd_ops_mesh,
     opd_ops_build3d, opd_ops_spans,   opd_ops_regions,  opd_ops_contours,
     opd_ops_polys,   opd_ops_pipeline, opd_ops_build2d, opd_ops_tilecache, opd_ops_query,
-    opd_ops_query_surface};
+    opd_ops_query_surface, opd_ops_corridor};
 
 const opd_op *const *opd_op_tables(size_t *n) {
   *n = sizeof op_tables / sizeof *op_tables;

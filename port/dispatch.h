@@ -26,7 +26,7 @@ void opd_execute(opd_session *s, const char *line, size_t len, opj_w *out);
 
 /* --- for the op modules (port/ops_*.c) --- */
 
-typedef enum opd_kind { OPD_TILE = 1, OPD_MESH, OPD_PRNG, OPD_TILECACHE } opd_kind;
+typedef enum opd_kind { OPD_TILE = 1, OPD_MESH, OPD_PRNG, OPD_TILECACHE, OPD_CORRIDOR } opd_kind;
 
 /* Handle table: store an object (taking ownership) and get its handle; look one up. */
 /* (opd_put always takes ownership: when no handle can be allocated -- memory, or the

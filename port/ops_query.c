@@ -115,6 +115,17 @@ void opd_q_w_poly(opj_w *res, const op_query_poly *p) {
   opj_w_obj_end(res);
 }
 
+/* QRY-091's filter for the corridor ops (port/ops_corridor.c). */
+op_status opd_q_get_filter(const opj *args, op_query_filter *f, op_error *err) {
+  int given;
+  return get_filter(args, f, &given, err);
+}
+
+/* A u64 reference argument (QRY-091). */
+op_status opd_q_get_ref(const opj *args, const char *key, op_ref *out, op_error *err) {
+  return get_ref_v(opj_get(args, key), key, out, err);
+}
+
 static op_status new_query(const op_mesh *m, uint32_t nodes, op_query **q, op_error *err) {
   return op_query_create(m, nodes, q, err);
 }

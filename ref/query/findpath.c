@@ -362,6 +362,16 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
   if (!ns.found) return endpoint_error(err, "start", sp);
   if ((st = opq_nearest(q, ep, ext, filter, &ne, err))) return st;
   if (!ne.found) return endpoint_error(err, "end", ep);
+  return opq_search(q, &ns, &ne, filter, max_path, out, err);
+}
+
+/* QRY-068, QRY-069 from the given endpoints (polygon and node point each), with a checked
+** filter; also the corridor's searches (QCR-241, QCR-253). */
+op_status opq_search(op_query *q, const op_query_nearest *sn, const op_query_nearest *en,
+                     const op_query_filter *filter, uint32_t max_path, op_query_path *out,
+                     op_error *err) {
+  op_status st;
+  op_query_nearest ns = *sn, ne = *en;
   memset(out, 0, sizeof *out);
   out->start_poly = ns.poly;
   out->end_poly = ne.poly;

@@ -130,4 +130,10 @@ uint32_t opq_conn_first(const op_query *q, op_ref ref);
 op_status opq_nearest(op_query *q, const double c[3], const double h[3],
                       const op_query_filter *f, op_query_nearest *out, op_error *err);
 
+/* QRY-068 .. QRY-069 from accepted endpoints sn, en (found, poly, point), filter checked
+** (findpath.c). */
+op_status opq_search(op_query *q, const op_query_nearest *sn, const op_query_nearest *en,
+                     const op_query_filter *filter, uint32_t max_path, op_query_path *out,
+                     op_error *err);
+
 #endif
