@@ -82,6 +82,14 @@ return {
     t:check(ids(mv.path, { 4, 5, 1, 2 }) and mv.truncated and pt(mv.target, 3.5, 0, 0.5),
             "sideways again: 4, 5, 1, 2, 3 cut to max_path 4, the target unchanged (QCR-204)")
 
+    -- a move cut by max_visited 1 (QSF-113): it stops at the best wall point of polygon 0,
+    -- the vertex (1, 0) (bottom edge, plane distance 0.5 to (1.5, 0.5), against 2.25 on the left)
+    local c1 = new(8)
+    set(c1, { 0.5, 0, 0.5 }, { 3.5, 0, 0.5 }, { 0, 1, 2, 3 })
+    mv = put(t:call("corridor.move_position", { corridor = c1, mesh = m, pos = { 1.5, 0, 0.5 }, max_visited = 1 }))
+    t:check(mv.search_truncated and not mv.truncated and pt(mv.position, 1, 0, 0) and ids(mv.path, { 0, 1, 2, 3 }),
+            "max_visited 1: the search truncated, the position (1, 0, 0), the list unchanged")
+
     -- the tail merge (QCR-222)
     local c2 = new(8)
     set(c2, { 0.5, 0, 0.5 }, { 3.5, 0, 0.5 }, { 0, 1, 2, 3 })
@@ -118,9 +126,19 @@ return {
     t:check(ov.spliced and ids(ov.path, { 0, 1, 5, 6 }) and not ov.truncated,
             "the ray 0, 1, 5, 6 reaches the look-ahead: spliced at polygon 6")
 
+    -- a splice from a ray of exactly two polygons: 0, 1 against the list 0, 4, 5, 1
+    set(c2, { 0.5, 0, 0.5 }, { 1.5, 0, 0.5 }, { 0, 4, 5, 1 })
+    ov = put(t:call("corridor.optimize_visibility", { corridor = c2, mesh = m,
+      next = { 1.5, 0, 0.5 }, range = 10 }))
+    t:check(ov.spliced and ids(ov.path, { 0, 1 }), "the ray 0, 1: the list becomes 0, 1")
+
     -- topology (QCR-241)
+    set(c2, { 0.5, 0, 0.5 }, { 1.5, 0, 1.5 }, { 0, 4, 5 })
+    local ot = put(t:call("corridor.optimize_topology", { corridor = c2, mesh = m }))
+    t:check(ot.spliced and #ot.path == 3 and ot.path[1].id[4] == 0 and ot.path[3].id[4] == 5,
+            "three polygons: the search runs and its route of 3 is spliced in")
     set(c2, { 0.5, 0, 0.5 }, { 2.5, 0, 1.5 }, { 0, 4, 8, 9, 5, 6 })
-    local ot = put(t:call("corridor.optimize_topology", { corridor = c2, mesh = m, max_nodes = 1 }))
+    ot = put(t:call("corridor.optimize_topology", { corridor = c2, mesh = m, max_nodes = 1 }))
     t:check(not ot.spliced and #ot.path == 6, "a pool of 1 node: the partial route is the head alone")
     ot = put(t:call("corridor.optimize_topology", { corridor = c2, mesh = m }))
     t:check(ot.spliced and #ot.path == 4 and ot.path[1].id[4] == 0 and ot.path[4].id[4] == 6,
@@ -154,6 +172,9 @@ return {
     t:check(rp.status == "found" and ids(rp.path, { 0, 1, 2, 3, { 1, 0 }, { 1, 1 } }) and
             pt(rp.target, 5.5, 0, 0.5) and pt(rp.position, 0.5, 0, 0.5), "replan: the row again")
     b:u32(rp.nodes)
+    -- an end 0.7 above the surface is accepted (QRY-061: climb 0.5 + 2 x 0.25 = 1)
+    rp = put(t:call("corridor.replan", { corridor = c2, mesh = m, ["end"] = { 5.5, 0.7, 0.5 } }))
+    t:check(rp.status == "found" and pt(rp.target, 5.5, 0, 0.5), "replan to an end above the surface")
     rp = put(t:call("corridor.replan", { corridor = c2, mesh = m, ["end"] = { 7.5, 0, 3.5 }, max_nodes = 2 }))
     t:check(rp.status == "no_path" and rp.reason == "node_limit" and #rp.path == 6,
             "replan with a pool of 2: no path (node_limit), nothing changed")
@@ -165,6 +186,7 @@ return {
             "fix with no valid prefix: the safe polygon, its head point, the target (2, 0, 0.5)")
     t:call("drop", { handle = c })
     t:call("drop", { handle = c2 })
+    t:call("drop", { handle = c1 })
     t:checkpoint("corridor edge cases", "table", b:hex())
   end,
 }
