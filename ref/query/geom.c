@@ -47,6 +47,12 @@ int opq_orient(const double a[3], const double b[3], const double c[3]) {
   double bound = (fabs(l) + fabs(r)) * 3.3306690738754716e-16;
   if (det > bound) return 1;
   if (det < -bound) return -1;
+  /* QRY-012, exact shortcut: l and r both 0 means D = 0 exactly. A difference of two
+  ** coordinates rounds to 0 only when they are equal (gradual underflow), and a nonzero one
+  ** is at least 2^-452 in magnitude (coordinates are 0 or at least 2^-400, QRY-011), so a
+  ** product of two nonzero differences is at least 2^-904 and never rounds to 0: l = 0 (r = 0)
+  ** only when a factor of the exact product is exactly 0. Then both exact products are 0. */
+  if (l == 0.0 && r == 0.0) return 0;
   /* the exact steps */
   double pa[6] = {bx, -bx, -ax, -bz, bz, az};
   double pb[6] = {cz, az, cz, cx, ax, cx};
@@ -132,7 +138,11 @@ void opq_boundary(const opq_poly *P, const double p[3], double q[3]) {
 /* QRY-043: a triangle that contains p gives its height in *h. */
 static int tri_height(const double a[3], const double b[3], const double c[3], const double p[3],
                       double *h) {
-  int s1 = opq_orient(a, b, p), s2 = opq_orient(b, c, p), s3 = opq_orient(c, a, p);
+  /* p is in the triangle unless two of the three signs are strictly opposite; the third
+  ** sign is not needed once the first two are (orient has no side effect) */
+  int s1 = opq_orient(a, b, p), s2 = opq_orient(b, c, p);
+  if (s1 * s2 < 0) return 0;
+  int s3 = opq_orient(c, a, p);
   int pos = s1 > 0 || s2 > 0 || s3 > 0, neg = s1 < 0 || s2 < 0 || s3 < 0;
   if (pos && neg) return 0;
   double den = (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
