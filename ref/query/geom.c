@@ -2,7 +2,8 @@
 ** geom.c -- the numbers and the geometry of one polygon for the queries (spec/query.md,
 ** sections 2 and 5): the exact orientation on binary64 world points (QRY-011, QRY-012),
 ** distances (QRY-013), inside (QRY-040), closest points on edges and boundary (QRY-041,
-** QRY-042), surface height (QRY-043), closest point (QRY-045) and portals (QRY-063).
+** QRY-042), surface height (QRY-043), closest point (QRY-045), the centre (QRY-064) and portals
+** (QRY-063).
 **
 ** QRY-014: every yes/no decision here is an exact sign (opq_orient) or an exact comparison of
 ** binary64 values; every length, height and parameter is binary64 in the written order.
@@ -181,6 +182,18 @@ double opq_height(const opq_poly *P, double x, double z) {
   double q[3]; /* step 3 */
   opq_boundary(P, p, q);
   return q[1];
+}
+
+/* QRY-064 */
+void opq_centre(const opq_poly *P, double c[3]) {
+  double v[3];
+  opq_vert(P, 0, c);
+  for (uint32_t k = 1; k < P->n; k++) {
+    opq_vert(P, k, v);
+    c[0] = c[0] + v[0], c[1] = c[1] + v[1], c[2] = c[2] + v[2];
+  }
+  double n = (double)P->n;
+  c[0] = c[0] / n, c[1] = c[1] / n, c[2] = c[2] / n;
 }
 
 /* QRY-045 */

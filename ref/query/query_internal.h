@@ -51,6 +51,9 @@ double opq_seg_closest(const double a[3], const double b[3], const double p[3], 
 void opq_boundary(const opq_poly *P, const double p[3], double q[3]);
 /* QRY-043: surface height at (x, z). */
 double opq_height(const opq_poly *P, double x, double z);
+/* QRY-064: the centre of P, (((v0 + v1) + v2) + ... + v[n-1]) / n per coordinate (find path's
+** node points, nearest_index.c's per-tile centres, QSF-115). */
+void opq_centre(const opq_poly *P, double c[3]);
 /* QRY-045: closest point; returns over. */
 int opq_closest(const opq_poly *P, const double pos[3], double out[3]);
 /* QRY-063: portal ends (left, right) of link lk of P. */
