@@ -81,17 +81,6 @@ int opq_orient(const double a[3], const double b[3], const double c[3]) {
   return 0;
 }
 
-/* QRY-013 */
-double opq_dist2(const double a[3], const double b[3]) {
-  double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
-  double s = dx * dx + dy * dy;
-  return s + dz * dz;
-}
-
-double opq_dist(const double a[3], const double b[3]) {
-  return sqrt(opq_dist2(a, b));
-}
-
 /* QRY-040 */
 int opq_inside(const opq_poly *P, const double p[3]) {
   double a[3], b[3], first[3];

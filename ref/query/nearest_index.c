@@ -5,7 +5,8 @@
 ** be candidates (nearest.c says why).
 **
 ** Speed-up not in the spec: each tile's per-polygon plane boxes (min and max of the
-** polygon's tile-local binary32 x and z, exact) are computed once and kept in the query object,
+** polygon's tile-local binary32 x and z, exact, mapped to world x and z by QRY-010's map of
+** the tile's own frame) are computed once and kept in the query object,
 ** keyed by the tile's content id (op_tile_content_id, a hash of the tile's canonical bytes),
 ** so a box is a function of the tile's content only and a replaced, removed or reloaded tile
 ** can never be matched with boxes of other content. The mesh's current flags, areas and links
@@ -157,9 +158,12 @@ const opq_ftile *opq_ftile_fill(op_query *q, opq_nidx *x, op_ref ref) {
   return index < e->o->view.npolys ? e : NULL;
 }
 
-/* The boxes of polygon i: min x, min z, max x, max z of its vertices (tile-local). */
-static void poly_box(const op_tile_desc *v, uint32_t i, float b[4]) {
+/* The boxes of polygon i: min x, min z, max x, max z of its vertices (tile-local), then mapped
+** to world x and z as opq_local maps a local coordinate (QRY-010; the map is monotone, so the
+** world box is the box of the world vertices). */
+static void poly_box(const op_tile_desc *v, uint32_t i, const opq_poly *F, double out[4]) {
   const op_poly_desc *p = &v->polys[i];
+  float b[4] = {0.0f, 0.0f, 0.0f, 0.0f};
   for (uint32_t k = 0; k < p->nverts; k++) {
     const float *l = &v->verts[3 * p->verts[k]];
     if (k == 0 || l[0] < b[0]) b[0] = l[0];
@@ -167,16 +171,20 @@ static void poly_box(const op_tile_desc *v, uint32_t i, float b[4]) {
     if (k == 0 || l[0] > b[2]) b[2] = l[0];
     if (k == 0 || l[2] > b[3]) b[3] = l[2];
   }
+  out[0] = b[0] == F->fw ? F->x1 : F->x0 + (double)b[0];
+  out[1] = b[1] == F->fw ? F->z1 : F->z0 + (double)b[1];
+  out[2] = b[2] == F->fw ? F->x1 : F->x0 + (double)b[2];
+  out[3] = b[3] == F->fw ? F->z1 : F->z0 + (double)b[3];
 }
 
-const float *opq_nidx_boxes(opq_nidx *x, const op_mesh_tile *te, const op_tile_desc *v,
-                            op_error *err) {
+const double *opq_nidx_boxes(opq_nidx *x, const op_mesh_tile *te, const op_tile_desc *v,
+                             op_error *err) {
   opq_ntile *e = &x->t[te->slot & (OPQ_NIDX_TILES - 1)];
   uint64_t id = op_tile_content_id(te->tile);
   if (e->box && e->content == id && e->npolys == v->npolys) return e->box;
   if (v->npolys > e->cap || !e->box) {
     uint32_t cap = v->npolys ? v->npolys : 1;
-    float *b = realloc(e->box, sizeof *b * 4 * cap);
+    double *b = realloc(e->box, sizeof *b * 4 * cap);
     if (!b) {
       opc_nomem(err, "query");
       return NULL;
@@ -184,7 +192,9 @@ const float *opq_nidx_boxes(opq_nidx *x, const op_mesh_tile *te, const op_tile_d
     e->box = b;
     e->cap = cap;
   }
-  for (uint32_t i = 0; i < v->npolys; i++) poly_box(v, i, &e->box[4 * i]);
+  opq_poly F; /* the tile's world frame (QRY-010), as nearest.c's tile_ref makes it */
+  opq_tile_frame(v, te->x, te->z, &F.x0, &F.z0, &F.x1, &F.z1, &F.fw);
+  for (uint32_t i = 0; i < v->npolys; i++) poly_box(v, i, &F, &e->box[4 * i]);
   e->content = id;
   e->npolys = v->npolys;
   return e->box;

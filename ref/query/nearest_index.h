@@ -16,7 +16,8 @@
 typedef struct opq_ntile {
   uint64_t content; /* op_tile_content_id of the tile the boxes belong to */
   uint32_t npolys, cap;
-  float *box;       /* 4 per polygon: min x, min z, max x, max z, tile-local */
+  double *box;      /* 4 per polygon: min x, min z, max x, max z of its tile-local vertices,
+                       in world coordinates (QRY-010, as opq_local maps them) */
   /* find path's data of the tile (opq_ftile_fill), kept apart from the boxes: */
   uint64_t fcontent; /* op_tile_content_id of the tile cen belongs to */
   uint32_t fnpolys, fcap;
@@ -72,7 +73,7 @@ typedef struct opq_nidx opq_nidx;
 /* The query object's index, made on first use. */
 op_status opq_nidx_get(op_query *q, opq_nidx **out, op_error *err);
 /* The boxes of the tile te (view v), computed when the entry holds other content. */
-const float *opq_nidx_boxes(opq_nidx *x, const op_mesh_tile *te, const op_tile_desc *v,
+const double *opq_nidx_boxes(opq_nidx *x, const op_mesh_tile *te, const op_tile_desc *v,
                             op_error *err);
 /* The tile of ref for this call (q->epoch), NULL when ref does not resolve (MESH-016: the
 ** caller then asks the public reader for the error). */

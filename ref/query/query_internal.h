@@ -6,6 +6,8 @@
 #ifndef OPQ_QUERY_INTERNAL_H
 #define OPQ_QUERY_INTERNAL_H
 
+#include <math.h>
+
 #include "onepath.h"
 #include "onepath_query.h"
 
@@ -30,18 +32,32 @@ op_status opq_poly_get(const op_mesh *m, op_ref ref, const char *field, opq_poly
                        op_error *err);
 /* QRY-010: sets P's x0, x1, z0, z1, fw and oy from P->v for tile (tx, tz). */
 void opq_frame(opq_poly *P, int32_t tx, int32_t tz);
+/* QRY-010: the world point of a tile-local point of P's tile: FMT-007, except that local fW on
+** x or z is the border line x1 or z1 itself, so a point on a tile side or corner has one world
+** x and z whichever tile it is read from. Inline: every query reads vertices through it. */
+static inline void opq_local(const opq_poly *P, const float *l, double out[3]) {
+  out[0] = l[0] == P->fw ? P->x1 : P->x0 + (double)l[0];
+  out[1] = P->oy + (double)l[1];
+  out[2] = l[2] == P->fw ? P->z1 : P->z0 + (double)l[2];
+}
 /* World point of polygon vertex k (QRY-010). */
-void opq_vert(const opq_poly *P, uint32_t k, double out[3]);
-/* World point of a tile-local point of P's tile. */
-void opq_local(const opq_poly *P, const float *l, double out[3]);
+static inline void opq_vert(const opq_poly *P, uint32_t k, double out[3]) {
+  opq_local(P, &P->v.verts[3 * P->p->verts[k]], out);
+}
 /* The reference + canonical id pair of P (QRY-024). */
 void opq_qpoly(const opq_poly *P, op_query_poly *out);
 
 /* QRY-011/QRY-012: exact sign of the orientation of (a, b, c) on x and z. */
 int opq_orient(const double a[3], const double b[3], const double c[3]);
-/* QRY-013 */
-double opq_dist(const double a[3], const double b[3]);
-double opq_dist2(const double a[3], const double b[3]);
+/* QRY-013 (inline: find path takes three a link) */
+static inline double opq_dist2(const double a[3], const double b[3]) {
+  double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+  double s = dx * dx + dy * dy;
+  return s + dz * dz;
+}
+static inline double opq_dist(const double a[3], const double b[3]) {
+  return sqrt(opq_dist2(a, b));
+}
 /* QRY-040 */
 int opq_inside(const opq_poly *P, const double p[3]);
 /* QRY-041: the closest point q of segment a -> b to p (t clamped to [0, 1]); returns the plane
