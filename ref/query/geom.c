@@ -12,11 +12,6 @@
 
 #include "query/query_internal.h"
 
-/* QRY-011: coordinates below 2^-400 in magnitude count as 0. */
-static double flush(double v) {
-  return fabs(v) < 0x1p-400 ? 0.0 : v;
-}
-
 /* MATH-033 */
 static void two_sum(double p, double q, double *s, double *e) {
   double x = p + q, bv = x - p, av = x - bv;
@@ -39,21 +34,9 @@ static void two_prod(double p, double q, double *h, double *e) {
   *e = ((ph * qh - *h) + ph * ql + pl * qh) + pl * ql;
 }
 
-/* QRY-011, QRY-012 */
-int opq_orient(const double a[3], const double b[3], const double c[3]) {
-  double ax = flush(a[0]), az = flush(a[2]), bx = flush(b[0]), bz = flush(b[2]);
-  double cx = flush(c[0]), cz = flush(c[2]);
-  /* the filter (QRY-012, informative): decides only when the bound proves the sign */
-  double l = (bx - ax) * (cz - az), r = (bz - az) * (cx - ax), det = l - r;
-  double bound = (fabs(l) + fabs(r)) * 3.3306690738754716e-16;
-  if (det > bound) return 1;
-  if (det < -bound) return -1;
-  /* QRY-012, exact shortcut: l and r both 0 means D = 0 exactly. A difference of two
-  ** coordinates rounds to 0 only when they are equal (gradual underflow), and a nonzero one
-  ** is at least 2^-452 in magnitude (coordinates are 0 or at least 2^-400, QRY-011), so a
-  ** product of two nonzero differences is at least 2^-904 and never rounds to 0: l = 0 (r = 0)
-  ** only when a factor of the exact product is exactly 0. Then both exact products are 0. */
-  if (l == 0.0 && r == 0.0) return 0;
+/* QRY-012 steps 1 to 3 on the flushed coordinates (query_internal.h's opq_orient has applied
+** QRY-011's replacement and the filter). */
+int opq_orient_exact(double ax, double az, double bx, double bz, double cx, double cz) {
   /* the exact steps */
   double pa[6] = {bx, -bx, -ax, -bz, bz, az};
   double pb[6] = {cz, az, cz, cx, ax, cx};

@@ -47,8 +47,32 @@ static inline void opq_vert(const opq_poly *P, uint32_t k, double out[3]) {
 /* The reference + canonical id pair of P (QRY-024). */
 void opq_qpoly(const opq_poly *P, op_query_poly *out);
 
-/* QRY-011/QRY-012: exact sign of the orientation of (a, b, c) on x and z. */
-int opq_orient(const double a[3], const double b[3], const double c[3]);
+/* QRY-012 steps 1 to 3 (geom.c): the exact sign from flushed coordinates. */
+int opq_orient_exact(double ax, double az, double bx, double bz, double cx, double cz);
+
+/* QRY-011: coordinates below 2^-400 in magnitude count as 0. */
+static inline double opq_flush(double v) {
+  return fabs(v) < 0x1p-400 ? 0.0 : v;
+}
+
+/* QRY-011/QRY-012: exact sign of the orientation of (a, b, c) on x and z. Inline: the filter
+** decides almost every call; the exact steps are opq_orient_exact. */
+static inline int opq_orient(const double a[3], const double b[3], const double c[3]) {
+  double ax = opq_flush(a[0]), az = opq_flush(a[2]), bx = opq_flush(b[0]), bz = opq_flush(b[2]);
+  double cx = opq_flush(c[0]), cz = opq_flush(c[2]);
+  /* the filter (QRY-012, informative): decides only when the bound proves the sign */
+  double l = (bx - ax) * (cz - az), r = (bz - az) * (cx - ax), det = l - r;
+  double bound = (fabs(l) + fabs(r)) * 3.3306690738754716e-16;
+  if (det > bound) return 1;
+  if (det < -bound) return -1;
+  /* QRY-012, exact shortcut: l and r both 0 means D = 0 exactly. A difference of two
+  ** coordinates rounds to 0 only when they are equal (gradual underflow), and a nonzero one
+  ** is at least 2^-452 in magnitude (coordinates are 0 or at least 2^-400, QRY-011), so a
+  ** product of two nonzero differences is at least 2^-904 and never rounds to 0: l = 0 (r = 0)
+  ** only when a factor of the exact product is exactly 0. Then both exact products are 0. */
+  if (l == 0.0 && r == 0.0) return 0;
+  return opq_orient_exact(ax, az, bx, bz, cx, cz);
+}
 /* QRY-013 (inline: find path takes three a link) */
 static inline double opq_dist2(const double a[3], const double b[3]) {
   double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
