@@ -4,7 +4,7 @@
 ** points (QRY-011, QRY-012), the C interface's checks and limits (QRY-033, QRY-060, QRY-061,
 ** QRY-080), detail-mesh heights with the fallbacks (QRY-043), answers unchanged over many
 ** insertion orders and slot histories (QRY-023, QRY-067), a query object reused and seeing
-** the mesh change (QRY-002).
+** the mesh change (QRY-002), also through what it keeps per tile (reuse_after_edits).
 **
 ** Tiles: grids of unit squares on fx_tiling (4 x 4 cells of 1 a tile), holes allowed.
 */
@@ -112,6 +112,24 @@ OPT_TEST(orient_exact, "QRY-012") {
   }
   OPT_CHECK(n == 200000);
   OPT_CHECK(naive_wrong > 0); /* the cases are hard enough that a rounded evaluation fails */
+}
+
+/* QRY-012's zero shortcut (geom.c: both rounded products 0 give D = 0) on the cases that
+** reach it, and the smallest nonzero differences (2^-452 apart at the flush bound 2^-400,
+** QRY-011), whose product 2^-904 must not round to 0: then D = +2^-904 exactly, sign +1. */
+OPT_TEST(orient_zero_products, "QRY-012") {
+  double a[3] = {3.25, 7.0, -1.5}, b[3] = {3.25, -2.0, -1.5}, c[3] = {9.0, 0.0, 4.0};
+  OPT_CHECK(opq_orient(a, b, c) == 0); /* a and b coincide in the plane */
+  OPT_CHECK(opq_orient(a, c, c) == 0); /* b and c the same point */
+  double d[3] = {3.25, 0.0, 8.0}, f[3] = {3.25, 0.0, 100.0};
+  OPT_CHECK(opq_orient(a, d, f) == 0); /* one vertical line: both products have a 0 factor */
+  double g[3] = {-1e-300, 0.0, 5.0}, h[3] = {1e-300, 0.0, 6.0}, k[3] = {0.0, 0.0, 7.0};
+  OPT_CHECK(opq_orient(g, h, k) == 0); /* flushed to x = 0 (QRY-011): on the line x = 0 */
+  double u = 0x1p-400, v = 0x1p-400 + 0x1p-452;
+  double p0[3] = {u, 0, u}, p1[3] = {v, 0, u}, p2[3] = {u, 0, v};
+  OPT_CHECK(opq_orient(p0, p1, p2) == 1);  /* D = 2^-452 · 2^-452 - 0 */
+  OPT_CHECK(opq_orient(p0, p2, p1) == -1); /* the mirror image */
+  OPT_CHECK(opq_orient(p0, p1, p1) == 0);
 }
 
 /* The classic grid of points near (0.5, 0.5) against the line through (12, 12) and (24, 24)
@@ -303,12 +321,23 @@ static void put_poly(answers *a, const op_query_poly *p) {
   put(a, p->id.x), put(a, p->id.z), put(a, p->id.layer), put(a, p->id.poly);
 }
 
-/* Every answer of a fixed set of queries on m, by canonical ids and values only. */
+static void ask_q(op_query *q, answers *a);
+
+/* Every answer of a fixed set of queries on m, by canonical ids and values only, from a new
+** query object. */
 static void ask(op_mesh *m, answers *a) {
   op_query *q = NULL;
   op_error e;
   a->n = 0;
   if (op_query_create(m, 256, &q, &e) != OP_OK) return;
+  ask_q(q, a);
+  op_query_free(q);
+}
+
+/* The same from the query object q (kept between calls, with what it keeps of tiles). */
+static void ask_q(op_query *q, answers *a) {
+  op_error e;
+  a->n = 0;
   op_prng r;
   op_prng_seed(&r, 67);
   for (int it = 0; it < 40; it++) {
@@ -333,7 +362,6 @@ static void ask(op_mesh *m, answers *a) {
       put(a, c[i].point[0]), put(a, c[i].point[1]), put(a, c[i].point[2]), put(a, c[i].flags),
           put_poly(a, &c[i].poly);
   }
-  op_query_free(q);
 }
 
 OPT_TEST(insertion_order, "QRY-067") {
@@ -412,9 +440,53 @@ OPT_TEST(sees_changes, "QRY-002") {
   op_mesh_free(m);
 }
 
+/* QRY-002 with what a query object keeps per tile (nearest_index.c: boxes, centres and
+** internal portal midpoints per tile content, link runs as verified guesses): after each edit
+** (a tile replaced by other content in its slot, a neighbour removed and added back, so that
+** the links change under unchanged content, flags changed) the reused object answers exactly
+** as a new one. */
+OPT_TEST(reuse_after_edits, "QRY-002") {
+  answers *kept = calloc(1, sizeof *kept), *fresh = calloc(1, sizeof *fresh);
+  op_mesh *m = fx_mesh(0.5, 16);
+  op_query *q = NULL;
+  op_error e;
+  OPT_CHECK(kept && fresh && m);
+  for (int k = 0; k < NT; k++) OPT_CHECK(add_tile(m, grid_tile(TX[k], TZ[k], 0.0, 4, HOLES[k])));
+  OPT_CHECK(op_query_create(m, 256, &q, &e) == OP_OK);
+  int found = 0;
+  for (int step = 0; step < 5 && kept && fresh && q; step++) {
+    if (step == 1) { /* other content in the same slot */
+      op_tile *t = grid_tile(1, 0, 0.0, 4, "........##......");
+      OPT_CHECK(t && op_mesh_replace_tile(m, t, NULL, &e) == OP_OK);
+      op_tile_free(t);
+    } else if (step == 2) { /* tile 1's neighbour gone: its links change, its content not */
+      OPT_CHECK(op_mesh_remove_tile(m, 2, 0, 0, &e) == OP_OK);
+    } else if (step == 3) {
+      OPT_CHECK(add_tile(m, grid_tile(2, 0, 0.0, 4, HOLES[2])));
+    } else if (step == 4) {
+      for (uint32_t i = 0; i < 4; i++) {
+        op_ref r;
+        OPT_CHECK(op_mesh_poly_ref(m, 1, 1, 0, 4 * i + 1, &r, &e) == OP_OK);
+        OPT_CHECK(op_mesh_set_poly_flags(m, r, 2, &e) == OP_OK);
+      }
+    }
+    ask_q(q, kept);
+    ask(m, fresh);
+    OPT_CHECK(kept->n == fresh->n && !memcmp(kept->v, fresh->v, sizeof(double) * fresh->n));
+    for (uint32_t i = 0; i + 1 < fresh->n; i++)
+      if (fresh->v[i] == 0 && fresh->v[i + 1] == OP_PATH_FOUND) found++;
+  }
+  OPT_CHECK(found > 25);
+  op_query_free(q);
+  op_mesh_free(m);
+  free(kept);
+  free(fresh);
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(orient_exact);
 OPT_RUN(orient_near_line);
+OPT_RUN(orient_zero_products);
 OPT_RUN(orient_flush);
 OPT_RUN(filter_checks);
 OPT_RUN(create_limits);
@@ -422,4 +494,5 @@ OPT_RUN(c_caps);
 OPT_RUN(detail_height);
 OPT_RUN(insertion_order);
 OPT_RUN(sees_changes);
+OPT_RUN(reuse_after_edits);
 OPT_MAIN_END

@@ -13,7 +13,9 @@
 ** search resolves each tile once per call instead of each polygon through the public readers,
 ** and a neighbour not yet a node is read only as far as the filter and its centre need. The
 ** values are those of the public readers (a reference that does not resolve takes the public
-** path, for its error), so no answer changes.
+** path, for its error), so no answer changes. The centres of QRY-064 and the midpoints of
+** internal portals (QRY-063) come from the tile's precomputed values (nearest_index.c), the
+** same formulas on the same values, when its entry has them.
 */
 #include <stdio.h>
 #include <string.h>
@@ -122,45 +124,53 @@ static inline void vert(const opq_poly *P, uint32_t k, double out[3]) {
 }
 
 /* A neighbour not yet a node, read as far as the filter, its cost and its centre need:
-** ref, id, flags, area, and of the tile only the vertices (B->v.verts, B->p); the full read
-** (for the error) when ref does not resolve. */
-static void fill_nb(const opq_ftile *e, op_ref ref, opq_poly *B) {
+** ref, id, flags, area, and, when its tile has no precomputed centres (e->cen NULL), the
+** vertices and the frame (B->v.verts, B->p, B->n, QRY-010) for opq_centre. */
+static void fill_nb(const opq_ftile *e, op_ref ref, opq_poly *B, int geometry) {
   const opm_occ *o = e->o;
   uint32_t index = (uint32_t)ref & (OPM_MAX_POLYS - 1u); /* MESH-010 */
   B->ref = ref;
   B->id.x = o->view.x, B->id.z = o->view.z, B->id.layer = o->view.layer, B->id.poly = index;
+  B->flags = o->flags[index], B->area = o->area[index]; /* MESH-030 */
+  if (!geometry) return;
   B->v.verts = o->view.verts;
   B->p = &o->view.polys[index];
   B->n = B->p->nverts;
   B->x0 = e->x0, B->z0 = e->z0, B->oy = o->view.origin_y;
   B->x1 = e->x1, B->z1 = e->z1, B->fw = e->fw; /* QRY-010 */
-  B->flags = o->flags[index], B->area = o->area[index]; /* MESH-030 */
 }
 
-static op_status read_nb(op_query *q, opq_nidx *x, op_ref ref, opq_poly *B, op_error *err) {
-  const opq_ftile *e = opq_ftile_of(q, x, ref);
+/* The tile entry of ref in *te (NULL: the full read by the public readers, for the error). */
+static op_status read_nb(op_query *q, opq_nidx *x, op_ref ref, opq_poly *B, const opq_ftile **te,
+                         op_error *err) {
+  const opq_ftile *e = *te = opq_ftile_of(q, x, ref);
   if (!e) return opq_poly_get_q(q, ref, "path", B, err);
-  fill_nb(e, ref, B);
+  fill_nb(e, ref, B, e->cen == NULL);
   return OP_OK;
 }
 
-/* A node's polygon for its expansion: read_nb's fields and its links (MESH-066: the
-** polygon's run of its tile's canonical list, links by polygon first); opq_portal reads no
-** more of P than these. */
-static op_status read_exp(op_query *q, opq_nidx *x, op_ref ref, opq_poly *P, op_error *err) {
-  const opq_ftile *e = opq_ftile_of(q, x, ref);
-  if (!e) return opq_poly_get_q(q, ref, "path", P, err);
-  fill_nb(e, ref, P);
-  const opm_occ *o = e->o;
-  uint32_t index = P->id.poly, lo = 0, hi = o->nlinks;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (o->links[mid].poly < index) lo = mid + 1;
-    else hi = mid;
+/* QRY-064: the centre of neighbour B (read by read_nb with tile entry e): the tile's
+** precomputed value when there is one (nearest_index.c's find_data: the same computation on
+** the same values), else computed here. */
+static void nb_centre(const opq_ftile *e, const opq_poly *B, double c[3]) {
+  if (e && e->cen) {
+    memcpy(c, &e->cen[3 * B->id.poly], sizeof(double) * 3);
+    return;
   }
-  uint32_t end = lo;
-  while (end < o->nlinks && o->links[end].poly == index) end++;
-  P->links = o->links + lo;
+  opq_centre(B, c);
+}
+
+/* A node's polygon for its expansion: read_nb's fields, the geometry and its links (MESH-066:
+** the polygon's run of its tile's canonical list, links by polygon first); opq_portal reads
+** no more of P than these. */
+static op_status read_exp(op_query *q, opq_nidx *x, op_ref ref, opq_poly *P, const opq_ftile **te,
+                          op_error *err) {
+  const opq_ftile *e = *te = opq_ftile_of(q, x, ref);
+  if (!e) return opq_poly_get_q(q, ref, "path", P, err);
+  fill_nb(e, ref, P, 1);
+  uint32_t lo, end;
+  opq_link_run(e, P->id.poly, &lo, &end);
+  P->links = e->o->links + lo;
   P->nlinks = end - lo;
   return OP_OK;
 }
@@ -182,9 +192,13 @@ static double world1(const opq_poly *P, int axis, float l) {
 /* QRY-063: the midpoint of the portal of link lk of P, (L + R)·0.5 per coordinate. It is
 ** opq_portal's ends added: the sum of the two ends does not depend on which is left (binary64
 ** addition commutes), so the ends are the ones at lo and hi, in that order. */
-static void portal_mid(const opq_poly *P, const op_link *lk, double M[3]) {
+static void portal_mid(const opq_poly *P, const opq_ftile *e, const op_link *lk, double M[3]) {
   double a[3], b[3];
   uint32_t j = lk->edge;
+  if (lk->side == OP_LINK_INTERNAL && e && e->mid) { /* the tile's precomputed value of the */
+    memcpy(M, &e->mid[3 * (e->ebase[P->id.poly] + j)], sizeof(double) * 3); /* next branch */
+    return;
+  }
   if (lk->side == OP_LINK_INTERNAL) {
     vert(P, j, a);
     vert(P, (j + 1u) % P->n, b);
@@ -201,18 +215,6 @@ static void portal_mid(const opq_poly *P, const op_link *lk, double M[3]) {
     b[1] = edge_height(ua, ha, ub, hb, (double)lk->hi);
   }
   for (int k = 0; k < 3; k++) M[k] = (a[k] + b[k]) * 0.5;
-}
-
-/* QRY-064: the centre of a polygon. */
-static void centre(const opq_poly *P, double c[3]) {
-  double v[3];
-  vert(P, 0, c);
-  for (uint32_t k = 1; k < P->n; k++) {
-    vert(P, k, v);
-    c[0] = c[0] + v[0], c[1] = c[1] + v[1], c[2] = c[2] + v[2];
-  }
-  double n = (double)P->n;
-  c[0] = c[0] / n, c[1] = c[1] / n, c[2] = c[2] / n;
 }
 
 /* QRY-061: the value `x,y,z` of an endpoint error. */
@@ -280,7 +282,7 @@ static op_status offmesh_edges(search *s, const op_query_filter *filter, uint32_
       if (st) return st;
       if (!op_query_filter_passes(filter, B.flags)) continue;
       if (b == end) memcpy(pb, E, sizeof pb);
-      else centre(&B, pb);
+      else opq_centre(&B, pb);
       cost_b = filter->area_cost[B.area];
     }
     const opq_node *n = &q->nodes[ni];
@@ -381,7 +383,8 @@ op_status opq_search(op_query *q, const op_query_nearest *sn, const op_query_nea
   opq_poly P;
   opq_nidx *x;
   if ((st = opq_nidx_get(q, &x, err))) return st;
-  if ((st = opq_ftile_of(q, x, ns.poly.ref) ? read_nb(q, x, ns.poly.ref, &P, err)
+  const opq_ftile *se;
+  if ((st = opq_ftile_of(q, x, ns.poly.ref) ? read_nb(q, x, ns.poly.ref, &P, &se, err)
                                               : opq_poly_get_q(q, ns.poly.ref, "start", &P, err)))
     return st;
   double cost_s = filter->area_cost[P.area]; /* QRY-032: the current area's cost */
@@ -420,7 +423,8 @@ op_status opq_search(op_query *q, const op_query_nearest *sn, const op_query_nea
       found = (int32_t)ni;
       break;
     }
-    if ((st = read_exp(q, x, q->nodes[ni].ref, &P, err))) return st;
+    const opq_ftile *te;
+    if ((st = read_exp(q, x, q->nodes[ni].ref, &P, &te, err))) return st;
     double cost_n = q->nodes[ni].cost;
     for (uint32_t li = 0; li < P.nlinks; li++) { /* step 5 */
       const op_link *lk = &P.links[li];
@@ -433,14 +437,15 @@ op_status opq_search(op_query *q, const op_query_nearest *sn, const op_query_nea
         memcpy(pb, nb->pos, sizeof pb);
         cost_b = nb->cost;
       } else {
-        if ((st = read_nb(q, x, b, &B, err))) return st;
+        const opq_ftile *be;
+        if ((st = read_nb(q, x, b, &B, &be, err))) return st;
         if (!op_query_filter_passes(filter, B.flags)) continue; /* QRY-062 */
         if (b == ne.poly.ref) memcpy(pb, E, sizeof pb);
-        else centre(&B, pb);
+        else nb_centre(be, &B, pb);
         cost_b = filter->area_cost[B.area];
       }
       double M[3];
-      portal_mid(&P, lk, M);
+      portal_mid(&P, te, lk, M);
       /* QRY-065 */
       double c = opq_dist(q->nodes[ni].pos, M) * cost_n + opq_dist(M, pb) * cost_b;
       double g = q->nodes[ni].g + c;

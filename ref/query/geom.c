@@ -2,7 +2,8 @@
 ** geom.c -- the numbers and the geometry of one polygon for the queries (spec/query.md,
 ** sections 2 and 5): the exact orientation on binary64 world points (QRY-011, QRY-012),
 ** distances (QRY-013), inside (QRY-040), closest points on edges and boundary (QRY-041,
-** QRY-042), surface height (QRY-043), closest point (QRY-045) and portals (QRY-063).
+** QRY-042), surface height (QRY-043), closest point (QRY-045), the centre (QRY-064) and portals
+** (QRY-063).
 **
 ** QRY-014: every yes/no decision here is an exact sign (opq_orient) or an exact comparison of
 ** binary64 values; every length, height and parameter is binary64 in the written order.
@@ -10,11 +11,6 @@
 #include <math.h>
 
 #include "query/query_internal.h"
-
-/* QRY-011: coordinates below 2^-400 in magnitude count as 0. */
-static double flush(double v) {
-  return fabs(v) < 0x1p-400 ? 0.0 : v;
-}
 
 /* MATH-033 */
 static void two_sum(double p, double q, double *s, double *e) {
@@ -38,15 +34,9 @@ static void two_prod(double p, double q, double *h, double *e) {
   *e = ((ph * qh - *h) + ph * ql + pl * qh) + pl * ql;
 }
 
-/* QRY-011, QRY-012 */
-int opq_orient(const double a[3], const double b[3], const double c[3]) {
-  double ax = flush(a[0]), az = flush(a[2]), bx = flush(b[0]), bz = flush(b[2]);
-  double cx = flush(c[0]), cz = flush(c[2]);
-  /* the filter (QRY-012, informative): decides only when the bound proves the sign */
-  double l = (bx - ax) * (cz - az), r = (bz - az) * (cx - ax), det = l - r;
-  double bound = (fabs(l) + fabs(r)) * 3.3306690738754716e-16;
-  if (det > bound) return 1;
-  if (det < -bound) return -1;
+/* QRY-012 steps 1 to 3 on the flushed coordinates (query_internal.h's opq_orient has applied
+** QRY-011's replacement and the filter). */
+int opq_orient_exact(double ax, double az, double bx, double bz, double cx, double cz) {
   /* the exact steps */
   double pa[6] = {bx, -bx, -ax, -bz, bz, az};
   double pb[6] = {cz, az, cz, cx, ax, cx};
@@ -72,17 +62,6 @@ int opq_orient(const double a[3], const double b[3], const double c[3]) {
     if (e[j] < 0) return -1;
   }
   return 0;
-}
-
-/* QRY-013 */
-double opq_dist2(const double a[3], const double b[3]) {
-  double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
-  double s = dx * dx + dy * dy;
-  return s + dz * dz;
-}
-
-double opq_dist(const double a[3], const double b[3]) {
-  return sqrt(opq_dist2(a, b));
 }
 
 /* QRY-040 */
@@ -132,7 +111,11 @@ void opq_boundary(const opq_poly *P, const double p[3], double q[3]) {
 /* QRY-043: a triangle that contains p gives its height in *h. */
 static int tri_height(const double a[3], const double b[3], const double c[3], const double p[3],
                       double *h) {
-  int s1 = opq_orient(a, b, p), s2 = opq_orient(b, c, p), s3 = opq_orient(c, a, p);
+  /* p is in the triangle unless two of the three signs are strictly opposite; the third
+  ** sign is not needed once the first two are (orient has no side effect) */
+  int s1 = opq_orient(a, b, p), s2 = opq_orient(b, c, p);
+  if (s1 * s2 < 0) return 0;
+  int s3 = opq_orient(c, a, p);
   int pos = s1 > 0 || s2 > 0 || s3 > 0, neg = s1 < 0 || s2 < 0 || s3 < 0;
   if (pos && neg) return 0;
   double den = (b[0] - a[0]) * (c[2] - a[2]) - (b[2] - a[2]) * (c[0] - a[0]);
@@ -171,6 +154,18 @@ double opq_height(const opq_poly *P, double x, double z) {
   double q[3]; /* step 3 */
   opq_boundary(P, p, q);
   return q[1];
+}
+
+/* QRY-064 */
+void opq_centre(const opq_poly *P, double c[3]) {
+  double v[3];
+  opq_vert(P, 0, c);
+  for (uint32_t k = 1; k < P->n; k++) {
+    opq_vert(P, k, v);
+    c[0] = c[0] + v[0], c[1] = c[1] + v[1], c[2] = c[2] + v[2];
+  }
+  double n = (double)P->n;
+  c[0] = c[0] / n, c[1] = c[1] / n, c[2] = c[2] / n;
 }
 
 /* QRY-045 */

@@ -66,22 +66,17 @@ static void tile_ref(const op_mesh *m, const opm_tkey *k, opq_ntref *t) {
   opq_tile_frame(&t->v, k->x, k->z, &t->x0, &t->z0, &t->x1, &t->z1, &t->fw);
 }
 
-/* QRY-010: the world x (z) of a tile-local x (z), as opq_local maps it. */
-static double wx(const opq_ntref *t, float l) { return l == t->fw ? t->x1 : t->x0 + (double)l; }
-static double wz(const opq_ntref *t, float l) { return l == t->fw ? t->z1 : t->z0 + (double)l; }
-
 /* The candidates of the tile t (index ti): polygons whose box meets the search box. */
 static op_status tile_cands(opq_nidx *x, uint32_t ti, const double c[3], const double lo[3],
                             const double hi[3], uint32_t *nc, op_error *err) {
   const opq_ntref *t = &x->tiles[ti];
-  const float *box = opq_nidx_boxes(x, &t->te, &t->v, err);
+  const double *box = opq_nidx_boxes(x, &t->te, &t->v, err); /* world (QRY-010) */
   if (!box) return OP_E_NOMEM;
   op_status st = opq_nidx_reserve(x, *nc + t->v.npolys, 0, err);
   if (st) return st;
   for (uint32_t i = 0; i < t->v.npolys; i++) {
-    const float *b = &box[4 * i];
-    double mnx = wx(t, b[0]), mnz = wz(t, b[1]); /* QRY-010, as opq_local */
-    double mxx = wx(t, b[2]), mxz = wz(t, b[3]);
+    const double *b = &box[4 * i];
+    double mnx = b[0], mnz = b[1], mxx = b[2], mxz = b[3];
     if (outside(mnx, mxx, lo[0], hi[0]) || outside(mnz, mxz, lo[2], hi[2])) continue;
     double gx = gap(mnx, mxx, c[0]), gz = gap(mnz, mxz, c[2]);
     opq_ncand *k = &x->cand[(*nc)++];

@@ -16,7 +16,18 @@
 typedef struct opq_ntile {
   uint64_t content; /* op_tile_content_id of the tile the boxes belong to */
   uint32_t npolys, cap;
-  float *box;       /* 4 per polygon: min x, min z, max x, max z, tile-local */
+  double *box;      /* 4 per polygon: min x, min z, max x, max z of its tile-local vertices,
+                       in world coordinates (QRY-010, as opq_local maps them) */
+  /* find path's data of the tile (opq_ftile_fill), kept apart from the boxes: */
+  uint64_t fcontent; /* op_tile_content_id of the tile cen belongs to */
+  uint32_t fnpolys, fcap;
+  double *cen;       /* 3 per polygon: QRY-064's centre, a function of the content only */
+  uint32_t *run;     /* 2 per polygon: a guess of its link run [start, end) in the tile's
+                        current links (MESH-066), always verified before use (opq_link_run) */
+  uint32_t *ebase;   /* per polygon: its first edge in mid (the vertex counts before it) */
+  double *mid;       /* 3 per polygon edge j: the midpoint of the portal of an internal link
+                        on edge j (QRY-063: (v[j] + v[j + 1 mod n])·0.5), content only */
+  uint32_t medges;   /* edges mid has room for */
 } opq_ntile;
 
 /* A tile a call looks at: its entry and view, its world frame, its current polygon state. */
@@ -36,6 +47,10 @@ typedef struct opq_ftile {
   const opm_occ *o;
   double x0, z0, x1, z1; /* QRY-010 */
   float fw;
+  const double *cen;     /* the polygons' centres (QRY-064), or NULL (no memory: computed) */
+  uint32_t *run;         /* the link run guesses, or NULL */
+  const uint32_t *ebase; /* with mid: the internal portals' midpoints, or NULL */
+  const double *mid;
 } opq_ftile;
 
 /* A polygon whose box meets the search box, with a lower bound of its distance. */
@@ -58,7 +73,7 @@ typedef struct opq_nidx opq_nidx;
 /* The query object's index, made on first use. */
 op_status opq_nidx_get(op_query *q, opq_nidx **out, op_error *err);
 /* The boxes of the tile te (view v), computed when the entry holds other content. */
-const float *opq_nidx_boxes(opq_nidx *x, const op_mesh_tile *te, const op_tile_desc *v,
+const double *opq_nidx_boxes(opq_nidx *x, const op_mesh_tile *te, const op_tile_desc *v,
                             op_error *err);
 /* The tile of ref for this call (q->epoch), NULL when ref does not resolve (MESH-016: the
 ** caller then asks the public reader for the error). */
@@ -70,6 +85,10 @@ static inline const opq_ftile *opq_ftile_of(op_query *q, opq_nidx *x, op_ref ref
   if (e->epoch != q->epoch || e->slot != slot || e->gen != gen) return opq_ftile_fill(q, x, ref);
   return ((uint32_t)ref & (OPM_MAX_POLYS - 1u)) < e->o->view.npolys ? e : NULL;
 }
+/* MESH-066: the run [*lo, *hi) of polygon `poly` in the tile's canonical links (sorted by
+** polygon first): the guess e->run when the links confirm it, else a binary search (and the
+** guess is updated). The same run either way: a run is confirmed only when it is exact. */
+void opq_link_run(const opq_ftile *e, uint32_t poly, uint32_t *lo, uint32_t *hi);
 /* The world frame of a tile (FMT-005) from its view and position. */
 void opq_tile_frame(const op_tile_desc *v, int32_t tx, int32_t tz, double *x0, double *z0,
                     double *x1, double *z1, float *fw);

@@ -90,18 +90,6 @@ op_status opq_poly_get_q(op_query *q, op_ref ref, const char *field, opq_poly *o
   return OP_OK;
 }
 
-/* QRY-010: FMT-007, except that local fW on x or z is the border line x1 or z1 itself, so a
-** point on a tile side or corner has one world x and z whichever tile it is read from. */
-void opq_local(const opq_poly *P, const float *l, double out[3]) {
-  out[0] = l[0] == P->fw ? P->x1 : P->x0 + (double)l[0];
-  out[1] = P->oy + (double)l[1];
-  out[2] = l[2] == P->fw ? P->z1 : P->z0 + (double)l[2];
-}
-
-void opq_vert(const opq_poly *P, uint32_t k, double out[3]) {
-  opq_local(P, &P->v.verts[3 * P->p->verts[k]], out);
-}
-
 void opq_qpoly(const opq_poly *P, op_query_poly *out) {
   out->ref = P->ref;
   out->id = P->id;

@@ -6,6 +6,8 @@
 #ifndef OPQ_QUERY_INTERNAL_H
 #define OPQ_QUERY_INTERNAL_H
 
+#include <math.h>
+
 #include "onepath.h"
 #include "onepath_query.h"
 
@@ -30,18 +32,56 @@ op_status opq_poly_get(const op_mesh *m, op_ref ref, const char *field, opq_poly
                        op_error *err);
 /* QRY-010: sets P's x0, x1, z0, z1, fw and oy from P->v for tile (tx, tz). */
 void opq_frame(opq_poly *P, int32_t tx, int32_t tz);
+/* QRY-010: the world point of a tile-local point of P's tile: FMT-007, except that local fW on
+** x or z is the border line x1 or z1 itself, so a point on a tile side or corner has one world
+** x and z whichever tile it is read from. Inline: every query reads vertices through it. */
+static inline void opq_local(const opq_poly *P, const float *l, double out[3]) {
+  out[0] = l[0] == P->fw ? P->x1 : P->x0 + (double)l[0];
+  out[1] = P->oy + (double)l[1];
+  out[2] = l[2] == P->fw ? P->z1 : P->z0 + (double)l[2];
+}
 /* World point of polygon vertex k (QRY-010). */
-void opq_vert(const opq_poly *P, uint32_t k, double out[3]);
-/* World point of a tile-local point of P's tile. */
-void opq_local(const opq_poly *P, const float *l, double out[3]);
+static inline void opq_vert(const opq_poly *P, uint32_t k, double out[3]) {
+  opq_local(P, &P->v.verts[3 * P->p->verts[k]], out);
+}
 /* The reference + canonical id pair of P (QRY-024). */
 void opq_qpoly(const opq_poly *P, op_query_poly *out);
 
-/* QRY-011/QRY-012: exact sign of the orientation of (a, b, c) on x and z. */
-int opq_orient(const double a[3], const double b[3], const double c[3]);
-/* QRY-013 */
-double opq_dist(const double a[3], const double b[3]);
-double opq_dist2(const double a[3], const double b[3]);
+/* QRY-012 steps 1 to 3 (geom.c): the exact sign from flushed coordinates. */
+int opq_orient_exact(double ax, double az, double bx, double bz, double cx, double cz);
+
+/* QRY-011: coordinates below 2^-400 in magnitude count as 0. */
+static inline double opq_flush(double v) {
+  return fabs(v) < 0x1p-400 ? 0.0 : v;
+}
+
+/* QRY-011/QRY-012: exact sign of the orientation of (a, b, c) on x and z. Inline: the filter
+** decides almost every call; the exact steps are opq_orient_exact. */
+static inline int opq_orient(const double a[3], const double b[3], const double c[3]) {
+  double ax = opq_flush(a[0]), az = opq_flush(a[2]), bx = opq_flush(b[0]), bz = opq_flush(b[2]);
+  double cx = opq_flush(c[0]), cz = opq_flush(c[2]);
+  /* the filter (QRY-012, informative): decides only when the bound proves the sign */
+  double l = (bx - ax) * (cz - az), r = (bz - az) * (cx - ax), det = l - r;
+  double bound = (fabs(l) + fabs(r)) * 3.3306690738754716e-16;
+  if (det > bound) return 1;
+  if (det < -bound) return -1;
+  /* QRY-012, exact shortcut: l and r both 0 means D = 0 exactly. A difference of two
+  ** coordinates rounds to 0 only when they are equal (gradual underflow), and a nonzero one
+  ** is at least 2^-452 in magnitude (coordinates are 0 or at least 2^-400, QRY-011), so a
+  ** product of two nonzero differences is at least 2^-904 and never rounds to 0: l = 0 (r = 0)
+  ** only when a factor of the exact product is exactly 0. Then both exact products are 0. */
+  if (l == 0.0 && r == 0.0) return 0;
+  return opq_orient_exact(ax, az, bx, bz, cx, cz);
+}
+/* QRY-013 (inline: find path takes three a link) */
+static inline double opq_dist2(const double a[3], const double b[3]) {
+  double dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+  double s = dx * dx + dy * dy;
+  return s + dz * dz;
+}
+static inline double opq_dist(const double a[3], const double b[3]) {
+  return sqrt(opq_dist2(a, b));
+}
 /* QRY-040 */
 int opq_inside(const opq_poly *P, const double p[3]);
 /* QRY-041: the closest point q of segment a -> b to p (t clamped to [0, 1]); returns the plane
@@ -51,6 +91,9 @@ double opq_seg_closest(const double a[3], const double b[3], const double p[3], 
 void opq_boundary(const opq_poly *P, const double p[3], double q[3]);
 /* QRY-043: surface height at (x, z). */
 double opq_height(const opq_poly *P, double x, double z);
+/* QRY-064: the centre of P, (((v0 + v1) + v2) + ... + v[n-1]) / n per coordinate (find path's
+** node points, nearest_index.c's per-tile centres, QSF-115). */
+void opq_centre(const opq_poly *P, double c[3]);
 /* QRY-045: closest point; returns over. */
 int opq_closest(const opq_poly *P, const double pos[3], double out[3]);
 /* QRY-063: portal ends (left, right) of link lk of P. */

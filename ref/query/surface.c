@@ -45,18 +45,6 @@ int opq_link_open(const op_query *q, const op_link *lk, const op_query_filter *f
   return op_query_filter_passes(f, flags);
 }
 
-/* QRY-064 */
-void opq_centre(const opq_poly *P, double c[3]) {
-  double v[3];
-  opq_vert(P, 0, c);
-  for (uint32_t k = 1; k < P->n; k++) {
-    opq_vert(P, k, v);
-    c[0] = c[0] + v[0], c[1] = c[1] + v[1], c[2] = c[2] + v[2];
-  }
-  double n = (double)P->n;
-  c[0] = c[0] / n, c[1] = c[1] / n, c[2] = c[2] / n;
-}
-
 /* QSF-115: the first of p + (C - p)·f, f = 2^-40, 2^-30, 2^-20, 2^-10, 0.5, that is inside,
 ** else vertex 0. */
 void opq_make_inside(const opq_poly *P, double p[3]) {

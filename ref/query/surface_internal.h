@@ -19,9 +19,6 @@ op_status opq_surf_args(op_query *q, op_ref ref, const double start[3], const do
 /* QSF-102: the target of lk passes f. */
 int opq_link_open(const op_query *q, const op_link *lk, const op_query_filter *f);
 
-/* QRY-064's centre of P. */
-void opq_centre(const opq_poly *P, double c[3]);
-
 /* QSF-115: p (x, z) made inside P (unchanged when it already is). */
 void opq_make_inside(const opq_poly *P, double p[3]);
 
