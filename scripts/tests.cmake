@@ -16,6 +16,7 @@
 #                     cannot build (built by onepath-port, opened by mesh.load)
 #   port-lua/corridor-diff its corridor.* ops (spec/query-corridor.md) answer as the
 #                     reference on the same meshes, with flag edits and tile removals
+#   port-lua/corridor-selftest  its corridor list rules (merges, cut, splice) on hand-derived lists
 #   port-lua/xxh3-vectors  its XXH3 reproduces the test vectors of CONF-065
 #   house/deps        ref/ obeys the layer order of ref/README.md: includes resolve and go
 #                     down only, no include or call circle (from nm -A of libonepath),
@@ -93,6 +94,11 @@ add_test(NAME port-lua/corridor-diff
                  $<TARGET_FILE:onepath-port>
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(port-lua/corridor-diff PROPERTIES SKIP_RETURN_CODE 77)
+
+# The corridor list rules of the Lua port (QCR-204, QCR-221, QCR-222, QCR-242), hand-derived.
+add_test(NAME port-lua/corridor-selftest
+         COMMAND ${LUA_EXE} conformance/ports/lua/corridor_selftest.lua
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 
 # The test vectors of CONF-065, read from the spec text, against the port's own XXH3.
 add_test(NAME port-lua/xxh3-vectors
