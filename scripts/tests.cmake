@@ -10,9 +10,13 @@
 #   clauses/selftest  the tools themselves, on the fixtures in tests/fixtures/clauses/
 #   port-lua/GROUP    the independent pure-Lua port (conformance/ports/lua) passes the
 #                     scenario groups it covers: conformance, math, format, query (CONF-090;
-#                     in query/ it runs edges and errors, the rest need builders it lacks)
+#                     in query/ it runs the hand-made scenarios, corridor-edges, -errors and
+#                     -offmesh among them; the rest need builders it lacks)
 #   port-lua/query-diff    its query ops answer as the reference on the query/ meshes it
 #                     cannot build (built by onepath-port, opened by mesh.load)
+#   port-lua/corridor-diff its corridor.* ops (spec/query-corridor.md) answer as the
+#                     reference on the same meshes, with flag edits and tile removals
+#   port-lua/corridor-selftest  its corridor list rules (merges, cut, splice) on hand-derived lists
 #   port-lua/xxh3-vectors  its XXH3 reproduces the test vectors of CONF-065
 #   house/deps        ref/ obeys the layer order of ref/README.md: includes resolve and go
 #                     down only, no include or call circle (from nm -A of libonepath),
@@ -83,6 +87,18 @@ add_test(NAME port-lua/query-diff
                  $<TARGET_FILE:onepath-port>
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(port-lua/query-diff PROPERTIES SKIP_RETURN_CODE 77)
+# Its corridor ops (spec/query-corridor.md) the same way: random corridor sessions on those
+# meshes, every answer equal (corridor_diff.py).
+add_test(NAME port-lua/corridor-diff
+         COMMAND sh -c "command -v lua5.4 >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1 || { echo 'lua5.4 or python3 not found: skipped'; exit 77; }; exec python3 conformance/ports/lua/corridor_diff.py --ref \"$0\" --sessions 15 --steps 20"
+                 $<TARGET_FILE:onepath-port>
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(port-lua/corridor-diff PROPERTIES SKIP_RETURN_CODE 77)
+
+# The corridor list rules of the Lua port (QCR-204, QCR-221, QCR-222, QCR-242), hand-derived.
+add_test(NAME port-lua/corridor-selftest
+         COMMAND ${LUA_EXE} conformance/ports/lua/corridor_selftest.lua
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 
 # The test vectors of CONF-065, read from the spec text, against the port's own XXH3.
 add_test(NAME port-lua/xxh3-vectors

@@ -15,11 +15,11 @@ if arg and arg[1] == "--only" and arg[2] then
   only = {}
   for m in arg[2]:gmatch("[^,]+") do only[m] = true end
 elseif arg and arg[1] then
-  io.stderr:write("usage: port.lua [--only MODULE,...]   (modules: math, tile, mesh, query)\n")
+  io.stderr:write("usage: port.lua [--only MODULE,...]   (modules: math, tile, mesh, query, corridor)\n")
   os.exit(2)
 end
 require("ops_session")(OPS, session)
-for _, m in ipairs({ "math", "tile", "mesh", "query" }) do
+for _, m in ipairs({ "math", "tile", "mesh", "query", "corridor" }) do
   if not only or only[m] then require("ops_" .. m)(OPS, session) end
 end
 

@@ -185,6 +185,7 @@ local function passes(f, p)
   return (fl & f.include) ~= 0 and (fl & f.exclude) == 0
 end
 local function cost_of(f, p) return f.costs[area_of(p) + 1] end
+M.passes = passes
 
 ---------------------------------------------------------------------------------------------
 -- Geometry of one polygon (section 5).
@@ -212,6 +213,8 @@ local function edge_closest(a, b, px, pz)
   local d = (qx - px) * (qx - px) + (qz - pz) * (qz - pz)
   return qx, qy, qz, d
 end
+
+M.edge_closest = edge_closest
 
 -- QRY-042: the closest boundary point {x, edge height, z}.
 local function boundary_point(p, px, pz)
@@ -391,6 +394,8 @@ local function centre(p)
   p.centre = { x / nf, y / nf, z / nf }
   return p.centre
 end
+
+M.centre = centre
 
 local H_SCALE = 0x1.ff7ced916872bp-1 -- QRY-066: 0.999
 
