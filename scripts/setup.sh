@@ -25,7 +25,7 @@ done
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${OP_BUILD_DIR:-$root/build}" # OP_BUILD_DIR: another build folder (default build/)
 packages=(build-essential pkg-config cmake lua5.4 liblua5.4-dev lua-filesystem
-          libxxhash-dev lcov clang afl++ cmark-gfm ninja-build)
+          libxxhash-dev lcov clang afl++ cmark-gfm ninja-build python3)
 
 missing=()
 for p in "${packages[@]}"; do
