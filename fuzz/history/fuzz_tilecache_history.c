@@ -78,6 +78,10 @@
 **    command line's flags (LLVMFuzzerInitialize; a flag given there wins). libFuzzer's
 **    entropic bookkeeping otherwise scans a list of every feature seen fewer than 255 times
 **    for each of ~5000 features per input, a quarter of the time of the first thousands.
+**  - Cached builds run on one thread (opd_set_threads, op_pipeline_build_*_cached_opt).
+**    POLY-228 makes the bytes those of any thread count; starting and joining worker
+**    threads for every 4-tile build (and ASan's bookkeeping of each thread) cost a quarter
+**    of the CPU time, and on a busy machine the second thread mostly waited for a core.
 ** Measured in fuzz/history/README.md ("Cost").
 */
 #include <inttypes.h>
@@ -1210,6 +1214,7 @@ static opd_session *keep_session(void) {
   keep.os = opd_session_new();
   keep.top = 0;
   if (!keep.os) abort();
+  opd_set_threads(keep.os, 1);
   return keep.os;
 }
 
@@ -2139,6 +2144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   h.s = opd_session_new();
   h.os = keep_session();
   if (!h.s || !h.os) abort();
+  opd_set_threads(h.s, 1); /* POLY-228: no byte depends on it; see the header ("Speed") */
   optrace_init(&h.tr, "tilecache_history",
                "fuzz_tilecache_history trace: a tile-cache history, one protocol request per line with the "
                "reference's answer",
