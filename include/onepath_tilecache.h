@@ -42,6 +42,28 @@ op_status op_pipeline_build_heightfield_cached(const op_settings *s,
                                                op_pipeline_result *out,
                                                op_tilecache **cache, op_error *err);
 
+/* The same with options (POLY-228): only opt->threads is read (0 = the processors online,
+** 1 = one tile at a time, at most OP_PIPELINE_MAX_THREADS, else out_of_range `threads`);
+** the mesh and the cache are those of any thread count, byte for byte. A cached build is of
+** the whole grid under the default budget (RT-016): opt->tile_range set is argument
+** `tile_range`, opt->limits set argument `limits`. opt NULL = the builds above. */
+op_status op_pipeline_build_soup_cached_opt(const op_settings *s, const op_soup *soup,
+                                            const op_pipeline_options *opt,
+                                            const op_pipeline_hooks *hooks,
+                                            op_pipeline_result *out, op_tilecache **cache,
+                                            op_error *err);
+op_status op_pipeline_build_chunk_cached_opt(const op_settings *s, const op_chunked *c,
+                                             const op_pipeline_options *opt,
+                                             const op_pipeline_hooks *hooks,
+                                             op_pipeline_result *out, op_tilecache **cache,
+                                             op_error *err);
+op_status op_pipeline_build_heightfield_cached_opt(const op_settings *s,
+                                                   const op_solid_columns *cols,
+                                                   const op_pipeline_options *opt,
+                                                   const op_pipeline_hooks *hooks,
+                                                   op_pipeline_result *out,
+                                                   op_tilecache **cache, op_error *err);
+
 /* TileCache.Mesh (RT-018): borrowed, lives with the cache. */
 op_mesh *op_tilecache_mesh(op_tilecache *c);
 /* TileCache.AddObstacle / RemoveObstacle / AddVolume / RemoveVolume (RT-023 .. RT-053). */

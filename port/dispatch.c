@@ -30,11 +30,18 @@ struct opd_session {
   uint64_t arm_after;   /* CONF-059: fail_alloc's k for the next request, 0 = none */
   op_alloc_count alloc; /* CONF-059: the running request's counter */
   int alloc_live;       /* 1 while a request armed by fail_alloc runs */
+  uint32_t threads;     /* cached builds' thread count (POLY-228), 0 = the processors */
 };
 
 void opd_arm_alloc(opd_session *s, uint64_t after) { s->arm_after = after; }
 
 op_alloc_count *opd_alloc(opd_session *s) { return s->alloc_live ? &s->alloc : NULL; }
+
+void opd_set_threads(opd_session *s, uint32_t threads) {
+  if (s) s->threads = threads > OP_PIPELINE_MAX_THREADS ? OP_PIPELINE_MAX_THREADS : threads;
+}
+
+uint32_t opd_threads(const opd_session *s) { return s ? s->threads : 0; }
 
 opd_session *opd_session_new(void) { return calloc(1, sizeof(opd_session)); }
 

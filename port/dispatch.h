@@ -74,6 +74,11 @@ extern const opd_op opd_ops_tilecache[]; /* tilecache.* (port/ops_tilecache.c; R
 ** it runs, NULL when the session is not armed (the builds then count nothing). */
 void opd_arm_alloc(opd_session *s, uint64_t after);
 op_alloc_count *opd_alloc(opd_session *s);
+/* The thread count of the session's cached builds (tilecache.soup / chunk / heightfield,
+** POLY-228: the same bytes for any count): 0 = the processors online (the default), 1 = one
+** tile at a time (a host that runs many small builds, e.g. a fuzz harness); not a request. */
+void opd_set_threads(opd_session *s, uint32_t threads);
+uint32_t opd_threads(const opd_session *s);
 
 /* Kind-agnostic drop (session op "drop"); 0, or -1 if no such live handle. */
 int opd_drop_any(opd_session *s, int64_t handle);

@@ -57,13 +57,17 @@ static op_status get_repair(const opj *args, int *on, op_error *err) {
   return OP_OK;
 }
 
-static op_status build_cached(opd_pl_args *a, op_pipeline_result *r, op_tilecache **c,
-                              op_error *err) {
+/* The session's thread count (opd_set_threads; POLY-228: no byte depends on it). */
+static op_status build_cached(opd_pl_args *a, uint32_t threads, op_pipeline_result *r,
+                              op_tilecache **c, op_error *err) {
+  op_pipeline_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = threads;
   switch (a->input) {
-  case OPD_PL_SOUP: return op_pipeline_build_soup_cached(&a->sd.s, &a->soup, &a->hooks, r, c, err);
+  case OPD_PL_SOUP: return op_pipeline_build_soup_cached_opt(&a->sd.s, &a->soup, &o, &a->hooks, r, c, err);
   case OPD_PL_CHUNK:
-    return op_pipeline_build_chunk_cached(&a->sd.s, a->chunk, &a->hooks, r, c, err);
-  default: return op_pipeline_build_heightfield_cached(&a->sd.s, &a->cols, &a->hooks, r, c, err);
+    return op_pipeline_build_chunk_cached_opt(&a->sd.s, a->chunk, &o, &a->hooks, r, c, err);
+  default: return op_pipeline_build_heightfield_cached_opt(&a->sd.s, &a->cols, &o, &a->hooks, r, c, err);
   }
 }
 
@@ -101,7 +105,7 @@ static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error
   memset(&r, 0, sizeof r);
   op_status st = opd_pl_decode(args, input, &a, err);
   if (st == OP_OK) st = get_repair(args, &repair, err);
-  if (st == OP_OK) st = build_cached(&a, &r, &c, err);
+  if (st == OP_OK) st = build_cached(&a, opd_threads(ss), &r, &c, err);
   if (st == OP_OK) {
     op_tilecache_set_repair(c, repair); /* RT-107 */
     st = answer(ss, &a, &r, c, res, err);

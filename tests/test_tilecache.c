@@ -11,6 +11,7 @@
 */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fixtures3d.h"
 #include "core/internal.h"
@@ -164,6 +165,46 @@ OPT_TEST(cached_equals_plain, "RT-015, RT-002, RT-016, RT-080") {
     }
     op_trimesh_free(&m);
   }
+}
+
+/* POLY-228: a cached build's thread count changes no byte: threads 1 and 3 give the mesh
+** and, after the same obstacle and UpdateAll, the same mesh again; a count above
+** OP_PIPELINE_MAX_THREADS is out_of_range `threads`, a part build (RT-016: whole grid) is
+** argument `tile_range`, and neither creates a cache. */
+OPT_TEST(cached_threads, "POLY-228, RT-016") {
+  op_trimesh m = fx_level("city", 5, 2);
+  op_soup soup = op_trimesh_soup(&m);
+  op_settings s = fx_humanoid(OP_PARTITION_LAYERS);
+  op_obstacle o[3];
+  three_obstacles(1, o);
+  uint64_t h[2][2] = {{0, 0}, {0, 0}};
+  for (int k = 0; k < 2; k++) {
+    op_pipeline_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.threads = k ? 3 : 1;
+    op_tilecache *c = NULL;
+    uint32_t id;
+    OPT_CHECK(op_pipeline_build_soup_cached_opt(&s, &soup, &opt, NULL, NULL, &c, NULL) == OP_OK);
+    if (!c) continue;
+    h[k][0] = mesh_hash(op_tilecache_mesh(c));
+    OPT_CHECK(op_tilecache_add_obstacle(c, &o[1], &id, NULL) == OP_OK);
+    OPT_CHECK(update_all(c));
+    h[k][1] = mesh_hash(op_tilecache_mesh(c));
+    op_tilecache_free(c);
+  }
+  OPT_CHECK(h[0][0] == h[1][0] && h[0][1] == h[1][1] && h[0][0] != h[0][1]);
+  op_pipeline_options bad;
+  memset(&bad, 0, sizeof bad);
+  bad.threads = OP_PIPELINE_MAX_THREADS + 1;
+  op_tilecache *c = NULL;
+  op_error e;
+  OPT_CHECK(op_pipeline_build_soup_cached_opt(&s, &soup, &bad, NULL, NULL, &c, &e) == OP_E_RANGE &&
+            !strcmp(e.field, "threads") && c == NULL);
+  bad.threads = 1;
+  bad.tile_range = 1;
+  OPT_CHECK(op_pipeline_build_soup_cached_opt(&s, &soup, &bad, NULL, NULL, &c, &e) == OP_E_ARGUMENT &&
+            !strcmp(e.field, "tile_range") && c == NULL);
+  op_trimesh_free(&m);
 }
 
 /* RT-015 for BuildChunkCached; RT-002: out may be NULL. */
@@ -936,6 +977,7 @@ OPT_TEST(random_histories_bake, "RT-027, RT-043, RT-062") {
 
 OPT_MAIN_BEGIN
 OPT_RUN(cached_equals_plain);
+OPT_RUN(cached_threads);
 OPT_RUN(cached_chunk_equals_plain);
 OPT_RUN(cached_heightfield);
 OPT_RUN(obstacles_bake);

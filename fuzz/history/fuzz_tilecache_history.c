@@ -78,6 +78,17 @@
 **    command line's flags (LLVMFuzzerInitialize; a flag given there wins). libFuzzer's
 **    entropic bookkeeping otherwise scans a list of every feature seen fewer than 255 times
 **    for each of ~5000 features per input, a quarter of the time of the first thousands.
+**  - Main sessions (binary mode): the session that ran an input's build request (always
+**    id 1, the same text for the same level and options) is kept with its answer text
+**    (MAIN_N, least recently used replaced) and serves the next input with that text; the
+**    cache is reset at the end of each input by RestoreState of its snapshot saved right
+**    after the build. Binary inputs make and drop no handle after the build, so the trace
+**    is byte for byte that of a fresh session (checked), and RT-133/RT-134 make the reset
+**    cache the built one (a new session serves its first input fresh, as the twins).
+**  - Cached builds run on one thread (opd_set_threads, op_pipeline_build_*_cached_opt).
+**    POLY-228 makes the bytes those of any thread count; starting and joining worker
+**    threads for every 4-tile build (and ASan's bookkeeping of each thread) cost a quarter
+**    of the CPU time, and on a busy machine the second thread mostly waited for a core.
 ** Measured in fuzz/history/README.md ("Cost").
 */
 #include <inttypes.h>
@@ -149,7 +160,7 @@ typedef struct fresh_memo {
 ** least recently used replaced first, at most MEMO_BYTES in all. With the twin pool (below)
 ** this is the state that outlives an input; it changes no verdict (a hit returns the bytes
 ** the build would). */
-#define MEMO_N 256
+#define MEMO_N 1024
 #define MEMO_BYTES (64u << 20)
 typedef struct memo_set {
   fresh_memo e[MEMO_N]; /* most recently used first */
@@ -192,6 +203,8 @@ typedef struct hist {
   double ylo, yhi;  /* binary mode: heights of interest */
   int nchecks;      /* statistics (OP_FUZZ_HIST_STATS) */
   op_bytes pre_mesh_b, pre_snap_b; /* oracle 4: the main cache before a request */
+  struct main_slot *mslot; /* binary mode: the kept main session this input runs in */
+  op_tilecache_stats stat0; /* the main cache's counters at the build (OP_FUZZ_HIST_STATS) */
 } hist;
 
 #define fail(h, ...) optrace_fail(&(h)->tr, __VA_ARGS__)
@@ -857,9 +870,11 @@ static void check_same_answer(hist *h, const opj_doc *main, const opj_doc *twin,
 }
 
 /* Executes a request in the main session and records it in the trace; the answer. */
+static opj_doc *main_lease(hist *h, const char *req, size_t len);
+
 static opj_doc *exec_record(hist *h, const char *req, size_t len, const char *note) {
   optrace_pending(&h->tr, req, len);
-  opj_doc *ad = run(h->s, req, len);
+  opj_doc *ad = !h->text && h->tr.nreq == 0 ? main_lease(h, req, len) : run(h->s, req, len);
   if (!ad) optrace_fail(&h->tr, "the answer is not JSON");
   optrace_record(&h->tr, req, len, opj_root(ad), note);
   return ad;
@@ -1098,7 +1113,7 @@ static int fresh_build(hist *h, op_bytes *out, char *reqtext, size_t rcap) {
 ** ran before (its last-built areas forgotten, RT-133, which after a build equal the
 ** first-build areas, so RT-013 step 2 does what step 1 would: no verdict depends on the
 ** pool). The oracle session is renewed before its handles run out (CONF-043). */
-#define POOL_N 48
+#define POOL_N 384
 #define POOL_RENEW_HANDLE ((int64_t)1 << 22)
 typedef struct twin_slot {
   char *req; /* the twin's build request (JSON text): the key */
@@ -1129,7 +1144,7 @@ static struct keep_state {
 int __sanitizer_install_malloc_and_free_hooks(void (*m)(const volatile void *, size_t),
                                               void (*f)(const volatile void *)) __attribute__((weak));
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-#define BALLAST_N (1u << 17)
+#define BALLAST_N (1u << 19)
 static struct ballast {
   void **b; /* BALLAST_N slots, the first n allocated blocks */
   size_t n;
@@ -1210,6 +1225,7 @@ static opd_session *keep_session(void) {
   keep.os = opd_session_new();
   keep.top = 0;
   if (!keep.os) abort();
+  opd_set_threads(keep.os, 1);
   return keep.os;
 }
 
@@ -1290,6 +1306,124 @@ static twin_slot *twin_lease(hist *h, const char *req, size_t len, int repair) {
   t->busy = t->used = 1;
   t->last = ++keep.tick;
   return t;
+}
+
+/* ------------------------------------------- main sessions kept across inputs */
+
+/* Binary mode: the first request of every input is the main build (id 1, the same text for
+** the same level and options), and no later request of a binary input makes or drops a
+** handle. So a main session that has run only that build is kept with its answer text and
+** the snapshot its cache saved right after the build (MAIN_N sessions, the least recently
+** leased replaced), and an input whose build text it is runs in it: the build line of the
+** trace gets the kept answer (the same handles, the same text the build gives in a fresh
+** session), and at the end of the input the cache is reset by RestoreState of that snapshot
+** (RT-133; a tenth of a build). A newly built session serves its first input fresh, so the
+** first input of every build text still runs on a cache that knows its last-built areas;
+** later ones run on a restored cache, which RT-134 makes equivalent (the twins' argument,
+** "Twin pool"). Text inputs always get a fresh session. */
+#define MAIN_N 128
+typedef struct main_slot {
+  char *req;          /* the build request (the key) */
+  uint64_t key;
+  char *answer;       /* its answer's text */
+  size_t alen;
+  opd_session *s;     /* the session: the build's handles only */
+  int64_t cache;      /* the cache's handle */
+  op_bytes pristine;  /* tilecache.snapshot_save right after the build */
+  uint64_t last;      /* lease tick */
+} main_slot;
+static struct {
+  main_slot e[MAIN_N];
+  uint64_t tick, hits, builds;
+} mains;
+
+static void main_slot_free(main_slot *m) {
+  free(m->req);
+  free(m->answer);
+  opd_session_free(m->s);
+  op_bytes_free(&m->pristine);
+  memset(m, 0, sizeof *m);
+}
+
+/* The answer to the build request req of a binary input: from a kept session (which then
+** becomes h->s) or by running it in h->s and keeping that session when the build made a
+** cache. */
+static opj_doc *main_lease(hist *h, const char *req, size_t len) {
+  uint64_t key = op_hash64((const uint8_t *)req, len);
+  main_slot *spare = NULL;
+  for (int i = 0; i < MAIN_N; i++) {
+    main_slot *m = &mains.e[i];
+    if (m->req && m->key == key && strlen(m->req) == len && !memcmp(m->req, req, len)) {
+      opd_session_free(h->s);
+      h->s = m->s;
+      h->mslot = m;
+      m->last = ++mains.tick;
+      mains.hits++;
+      return opj_parse(m->answer, m->alen, NULL, 0);
+    }
+    if (!spare || (spare->req && (!m->req || m->last < spare->last))) spare = m;
+  }
+  opj_w aw;
+  opj_w_init(&aw);
+  opd_execute(h->s, req, len, &aw);
+  if (aw.oom) abort();
+  opj_doc *d = opj_parse(aw.buf, aw.len, NULL, 0);
+  int64_t c;
+  op_tilecache *tc = NULL;
+  if (d && opj_int(opj_get(ok_of(d), "cache"), 1, INT64_MAX, &c) == 0) tc = opd_lookup(h->s, OPD_TILECACHE, c);
+  op_bytes snap = {0};
+  if (tc && op_tilecache_snapshot_save(tc, &snap, NULL) == OP_OK) {
+    mains.builds++;
+    bal.grew = 1;
+    main_slot_free(spare);
+    spare->req = malloc(len + 1);
+    spare->answer = malloc(aw.len + 1);
+    if (!spare->req || !spare->answer) abort();
+    memcpy(spare->req, req, len);
+    spare->req[len] = '\0';
+    memcpy(spare->answer, aw.buf, aw.len);
+    spare->answer[aw.len] = '\0';
+    spare->alen = aw.len;
+    spare->key = key;
+    spare->s = h->s;
+    spare->cache = c;
+    spare->pristine = snap;
+    spare->last = ++mains.tick;
+    h->mslot = spare;
+  }
+  opj_w_free(&aw);
+  return d;
+}
+
+/* The end of an input in a kept session: its cache goes back to the state the build left
+** (RT-133), and the session stays in the pool. */
+/* OP_FUZZ_HIST_STATS: the main caches' counters (op_tilecache_stats), summed over inputs, to
+** see which tile-cache and repair branches (RT-013, RT-101 .. RT-105) a corpus reaches. */
+static op_tilecache_stats stat_sum;
+
+static void stats_add_main(hist *h) {
+  op_tilecache *tc = h->main.on ? opd_lookup(h->s, OPD_TILECACHE, h->main.cache) : NULL;
+  if (!tc) return;
+  op_tilecache_stats t;
+  op_tilecache_stats_get(tc, &t);
+  uint64_t *a = (uint64_t *)&stat_sum, *b = (uint64_t *)&t, *z = (uint64_t *)&h->stat0;
+  for (size_t i = 0; i < sizeof t / sizeof *a; i++) a[i] += b[i] - z[i];
+}
+
+static void main_release(hist *h) {
+  if (getenv("OP_FUZZ_HIST_STATS")) stats_add_main(h);
+  main_slot *m = h->mslot;
+  if (!m) {
+    opd_session_free(h->s);
+    return;
+  }
+  h->mslot = NULL;
+  op_tilecache *tc = opd_lookup(m->s, OPD_TILECACHE, m->cache);
+  op_error err;
+  memset(&err, 0, sizeof err);
+  if (!tc || op_tilecache_snapshot_load(tc, m->pristine.data, m->pristine.len, &err) != OP_OK)
+    fail(h, "RT-133: the main cache refuses the snapshot it saved right after its build (%zu bytes): %s %s = %s (%s)",
+         m->pristine.len, op_status_name(err.kind), err.field, err.value, err.message);
 }
 
 /* ------------------------------------------------------------ the oracles */
@@ -1434,6 +1568,8 @@ static void setup(hist *h, const char *op, const opj *args, const opj_doc *ad, c
       opj_int(opj_get(ok, "mesh"), 1, INT64_MAX, &h->main.mesh))
     fail(h, "RT-151: the answer to %s has no cache and mesh handles", op);
   h->main.on = 1;
+  op_tilecache *mtc = opd_lookup(h->s, OPD_TILECACHE, h->main.cache);
+  if (mtc) op_tilecache_stats_get(mtc, &h->stat0);
   for (size_t i = 0; tl && i < tl->n && h->ntiles < 8; i++)
     if (opj_int(opj_get(tl->items[i], "tile"), 1, INT64_MAX, &h->tiles[h->ntiles]) == 0) h->ntiles++;
   h->twin_checks = note && strstr(note, NOTE_OPT_CHECKS) != NULL;
@@ -2139,6 +2275,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   h.s = opd_session_new();
   h.os = keep_session();
   if (!h.s || !h.os) abort();
+  opd_set_threads(h.s, 1); /* POLY-228: no byte depends on it; see the header ("Speed") */
   optrace_init(&h.tr, "tilecache_history",
                "fuzz_tilecache_history trace: a tile-cache history, one protocol request per line with the "
                "reference's answer",
@@ -2153,17 +2290,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fdp_init(&f, data, size);
     gen_history(&h, &f);
   }
+  if (getenv("OP_FUZZ_HIST_STATS")) {
+    stats_add_main(&h);
+    memset(&h.stat0, 0, sizeof h.stat0);
+    op_tilecache *mtc = h.main.on ? opd_lookup(h.s, OPD_TILECACHE, h.main.cache) : NULL;
+    if (mtc) op_tilecache_stats_get(mtc, &h.stat0); /* (main_release adds nothing more) */
+    const op_tilecache_stats *t = &stat_sum;
+    fprintf(stderr, "fuzz_tilecache_history: main caches so far: tiles %" PRIu64 ", units skipped %" PRIu64
+            " first %" PRIu64 " built %" PRIu64 " repaired %" PRIu64 ", fallbacks %" PRIu64 " (a %" PRIu64 " b %" PRIu64
+            " c %" PRIu64 " d %" PRIu64 "), tiles kept %" PRIu64 " replaced %" PRIu64 " added %" PRIu64 " removed %" PRIu64
+            "\n", t->tiles_processed, t->units_skipped, t->units_first, t->units_built, t->units_repaired,
+            t->repair_fallbacks, t->fallbacks_not_removal, t->fallbacks_small, t->fallbacks_split,
+            t->fallbacks_renumber, t->tiles_kept, t->tiles_replaced, t->tiles_added, t->tiles_removed);
+  }
   if (getenv("OP_FUZZ_HIST_STATS"))
     fprintf(stderr, "fuzz_tilecache_history: %zu requests, %d checkpoints, %d obstacles and %d volumes live; "
-            "so far twins leased %" PRIu64 ", built %" PRIu64 ", fresh builds memo hits %" PRIu64 ", built %" PRIu64 "\n",
-            h.tr.nreq, h.nchecks, h.m.nobs, h.m.nvols, keep.hits, keep.builds, memos.hits, memos.misses);
+            "so far twins leased %" PRIu64 ", built %" PRIu64 ", main sessions kept %" PRIu64 ", built %" PRIu64
+            ", fresh builds memo hits %" PRIu64 ", built %" PRIu64 "\n",
+            h.tr.nreq, h.nchecks, h.m.nobs, h.m.nvols, keep.hits, keep.builds, mains.hits, mains.builds, memos.hits,
+            memos.misses);
   for (int i = 0; i < h.nsnaps; i++) op_bytes_free(&h.snaps[i].b);
   op_bytes_free(&h.pre_mesh_b);
   op_bytes_free(&h.pre_snap_b);
   free(h.build_args);
   free(h.build_op);
+  main_release(&h);
   optrace_free(&h.tr);
-  opd_session_free(h.s);
   keep_release(&h);
   bal_even(start);
   return 0;

@@ -231,14 +231,14 @@ static op_status adopt(opl_ctx *ctx, op_pipeline_result *r, opl_keep *keep,
 }
 
 /* RT-016: the plain build's code with keep, then the cache. */
-static op_status build_cached(opl_ctx *ctx, op_pipeline_result *out, op_tilecache **cache,
-                              op_error *err) {
+static op_status build_cached(opl_ctx *ctx, uint32_t threads, op_pipeline_result *out,
+                              op_tilecache **cache, op_error *err) {
   op_pipeline_result r;
   opl_keep keep;
   memset(&r, 0, sizeof r);
   memset(&keep, 0, sizeof keep);
   op_status st = opl_check_budget(ctx, NULL, err); /* RT-016: SPAN-204's default budget */
-  ctx->threads = opl_threads_resolve(0); /* POLY-228: the same bytes for any thread count */
+  ctx->threads = opl_threads_resolve(threads); /* POLY-228: the same bytes for any thread count */
   if (st == OP_OK) st = opl_run(ctx, &r, &keep, err);
   if (st != OP_OK) return st;
   op_tilecache *c = NULL;
@@ -250,26 +250,79 @@ static op_status build_cached(opl_ctx *ctx, op_pipeline_result *out, op_tilecach
   return OP_OK;
 }
 
+/* The options of a cached build: only `threads` (POLY-228) is read; a cached build is of the
+** whole grid under the default budget (RT-016), so tile_range and limits must be unset. */
+static op_status cached_opt(const op_pipeline_options *opt, op_tilecache **cache, uint32_t *threads,
+                            op_error *err) {
+  *threads = 0;
+  if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
+  if (!opt) return OP_OK;
+  if (opt->threads > OP_PIPELINE_MAX_THREADS)
+    return op_fail_i(err, OP_E_RANGE, "threads", (long long)opt->threads,
+                     "threads must be 0 (the processors online) to 256");
+  if (opt->tile_range)
+    return op_fail_i(err, OP_E_ARGUMENT, "tile_range", (long long)opt->tile_range,
+                     "a cached build is of the whole grid (RT-016)");
+  if (opt->limits)
+    return op_fail(err, OP_E_ARGUMENT, "limits", "set", "a cached build runs under the default budget (RT-016)");
+  *threads = opt->threads;
+  return OP_OK;
+}
+
 /* The three public entry points differ only in their input and its opl_begin_* step; the
-** repeated five-line shape is kept (one line each to factor out would cost clarity). */
+** repeated shape is kept (one line each to factor out would cost clarity). */
+op_status op_pipeline_build_soup_cached_opt(const op_settings *s, const op_soup *soup,
+                                            const op_pipeline_options *opt,
+                                            const op_pipeline_hooks *hooks,
+                                            op_pipeline_result *out, op_tilecache **cache,
+                                            op_error *err) {
+  uint32_t threads;
+  op_status st = cached_opt(opt, cache, &threads, err);
+  if (st != OP_OK) return st;
+  opl_ctx ctx;
+  st = opl_begin_soup(&ctx, s, soup, hooks, err);
+  return st == OP_OK ? build_cached(&ctx, threads, out, cache, err) : st;
+}
+
+op_status op_pipeline_build_chunk_cached_opt(const op_settings *s, const op_chunked *ch,
+                                             const op_pipeline_options *opt,
+                                             const op_pipeline_hooks *hooks,
+                                             op_pipeline_result *out, op_tilecache **cache,
+                                             op_error *err) {
+  uint32_t threads;
+  op_status st = cached_opt(opt, cache, &threads, err);
+  if (st != OP_OK) return st;
+  opl_ctx ctx;
+  st = opl_begin_chunk(&ctx, s, ch, hooks, err);
+  return st == OP_OK ? build_cached(&ctx, threads, out, cache, err) : st;
+}
+
+op_status op_pipeline_build_heightfield_cached_opt(const op_settings *s,
+                                                   const op_solid_columns *cols,
+                                                   const op_pipeline_options *opt,
+                                                   const op_pipeline_hooks *hooks,
+                                                   op_pipeline_result *out,
+                                                   op_tilecache **cache, op_error *err) {
+  uint32_t threads;
+  op_status st = cached_opt(opt, cache, &threads, err);
+  if (st != OP_OK) return st;
+  opl_ctx ctx;
+  st = opl_begin_columns(&ctx, s, cols, hooks, err);
+  return st == OP_OK ? build_cached(&ctx, threads, out, cache, err) : st;
+}
+
 op_status op_pipeline_build_soup_cached(const op_settings *s, const op_soup *soup,
                                         const op_pipeline_hooks *hooks,
                                         op_pipeline_result *out, op_tilecache **cache,
                                         op_error *err) {
-  if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
-  opl_ctx ctx;
-  op_status st = opl_begin_soup(&ctx, s, soup, hooks, err);
-  return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
+  return op_pipeline_build_soup_cached_opt(s, soup, NULL, hooks, out, cache, err);
 }
 
 op_status op_pipeline_build_chunk_cached(const op_settings *s, const op_chunked *ch,
                                          const op_pipeline_hooks *hooks,
                                          op_pipeline_result *out, op_tilecache **cache,
                                          op_error *err) {
-  if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
-  opl_ctx ctx;
-  op_status st = opl_begin_chunk(&ctx, s, ch, hooks, err);
-  return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
+  return op_pipeline_build_chunk_cached_opt(s, ch, NULL, hooks, out, cache, err);
 }
 
 op_status op_pipeline_build_heightfield_cached(const op_settings *s,
@@ -277,10 +330,7 @@ op_status op_pipeline_build_heightfield_cached(const op_settings *s,
                                                const op_pipeline_hooks *hooks,
                                                op_pipeline_result *out,
                                                op_tilecache **cache, op_error *err) {
-  if (!cache) return op_fail(err, OP_E_ARGUMENT, "cache", "NULL", "output pointer is required");
-  opl_ctx ctx;
-  op_status st = opl_begin_columns(&ctx, s, cols, hooks, err);
-  return st == OP_OK ? build_cached(&ctx, out, cache, err) : st;
+  return op_pipeline_build_heightfield_cached_opt(s, cols, NULL, hooks, out, cache, err);
 }
 
 /* ------------------------------------------------------------ accessors */
