@@ -1371,8 +1371,8 @@ static opj_doc *main_lease(hist *h, const char *req, size_t len) {
   int64_t c;
   op_tilecache *tc = NULL;
   if (d && opj_int(opj_get(ok_of(d), "cache"), 1, INT64_MAX, &c) == 0) tc = opd_lookup(h->s, OPD_TILECACHE, c);
-  op_bytes snap = {0};
-  if (tc && op_tilecache_snapshot_save(tc, &snap, NULL) == OP_OK) {
+  op_bytes saved = {0};
+  if (tc && op_tilecache_snapshot_save(tc, &saved, NULL) == OP_OK) {
     mains.builds++;
     bal.grew = 1;
     main_slot_free(spare);
@@ -1387,7 +1387,7 @@ static opj_doc *main_lease(hist *h, const char *req, size_t len) {
     spare->key = key;
     spare->s = h->s;
     spare->cache = c;
-    spare->pristine = snap;
+    spare->pristine = saved;
     spare->last = ++mains.tick;
     h->mslot = spare;
   }
@@ -1395,8 +1395,6 @@ static opj_doc *main_lease(hist *h, const char *req, size_t len) {
   return d;
 }
 
-/* The end of an input in a kept session: its cache goes back to the state the build left
-** (RT-133), and the session stays in the pool. */
 /* OP_FUZZ_HIST_STATS: the main caches' counters (op_tilecache_stats), summed over inputs, to
 ** see which tile-cache and repair branches (RT-013, RT-101 .. RT-105) a corpus reaches. */
 static op_tilecache_stats stat_sum;
@@ -1410,6 +1408,8 @@ static void stats_add_main(hist *h) {
   for (size_t i = 0; i < sizeof t / sizeof *a; i++) a[i] += b[i] - z[i];
 }
 
+/* The end of an input in a kept session: its cache goes back to the state the build left
+** (RT-133), and the session stays in the pool. */
 static void main_release(hist *h) {
   if (getenv("OP_FUZZ_HIST_STATS")) stats_add_main(h);
   main_slot *m = h->mslot;
