@@ -9,7 +9,8 @@
 ** below without updating every user. Within the folder calls go one way only:
 ** units.c (the kept data and its free functions) and workers.c (the work queue of a
 ** parallel build, POLY-228) < stages.c (the stages of one tile,
-** include/onepath_stages.h) < layerfirst.c (RT-081 .. RT-085) < pipeline.c (the build).
+** include/onepath_stages.h) < layerfirst.c (RT-081 .. RT-085) < offmesh.c (off-mesh link
+** definitions, POLY-240 .. POLY-245) < pipeline.c (the build).
 **
 ** The plain build is opl_run(ctx, out, NULL); the cached build is opl_run(ctx, out,
 ** &keep) and takes ownership of what keep holds, so a cached build runs the same code as
