@@ -38,7 +38,14 @@ return {
     -- POLY-241: values, in order
     err({ good({ start = { 0 / 0, 0, 1 } }) }, "out_of_range", "offmesh[0].start.x")
     err({ good({ start = { 1, 1 / 0, 1 } }) }, "out_of_range", "offmesh[0].start.y")
-    err({ good(), good({ ["end"] = { 1, 0, 2.0 ^ 21 * 2 } }) }, "out_of_range", "offmesh[1].end.z")
+    -- definition 2 (its slot would be slot 1: the first starts outside the grid), so that
+    -- POLY-241 and not the format's FMT-028 at Create names it
+    err({ good({ start = { -1, 0, 1 } }), good(), good({ ["end"] = { 1, 0, 2.0 ^ 21 * 2 } }) },
+        "out_of_range", "offmesh[2].end.z")
+    err({ good({ start = { -1, 0, 1 } }), good(), good({ ["end"] = { 0 / 0, 0, 1 } }) },
+        "out_of_range", "offmesh[2].end.x")
+    err({ good({ start = { -1, 0, 1 } }), good(), good({ ["end"] = { 1, -1 / 0, 1 } }) },
+        "out_of_range", "offmesh[2].end.y")
     err({ good({ start = { 1, 0, -2.0 ^ 22 }, radius = 0 }) }, "out_of_range", "offmesh[0].start.z")
     err({ good({ radius = 0 }) }, "out_of_range", "offmesh[0].radius", "0")
     err({ good({ radius = 2.0 ^ -17 }) }, "out_of_range", "offmesh[0].radius")

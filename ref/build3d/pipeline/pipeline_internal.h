@@ -9,7 +9,7 @@
 ** below without updating every user. Within the folder calls go one way only:
 ** units.c (the kept data and its free functions) and workers.c (the work queue of a
 ** parallel build, POLY-228) < stages.c (the stages of one tile,
-** include/onepath_stages.h) < layerfirst.c (RT-081 .. RT-085) < offmesh.c (off-mesh link
+** include/onepath_stages.h) < layerfirst.c (RT-081 .. RT-085) < offmesh_defs.c (off-mesh link
 ** definitions, POLY-240 .. POLY-245) < pipeline.c (the build).
 **
 ** The plain build is opl_run(ctx, out, NULL); the cached build is opl_run(ctx, out,
@@ -53,7 +53,7 @@ typedef struct opl_ctx {
   const op_offmesh_link *offmesh; /* POLY-240: build time only, borrowed; the cached builds
                                      leave it NULL (no links) */
   uint32_t noffmesh;
-  uint32_t *om_order;   /* opl_run only (offmesh.c): the definitions with a column, by
+  uint32_t *om_order;   /* opl_run only (offmesh_defs.c): the definitions with a column, by
                            column then index; NULL when none */
   int64_t *om_col;      /* their columns tz * ntx + tx, in om_order's order */
   uint32_t om_n;
@@ -199,7 +199,7 @@ op_status opl_base_layers(const op_chf *chf, uint16_t **layer, uint32_t *nlayers
 op_status opl_layer_unit(const opl_ctx *c, const opl_base *b, int32_t tx, int32_t tz,
                            uint32_t L, opl_unit *u, op_error *err);
 
-/* Off-mesh link definitions (offmesh.c, POLY-240 .. POLY-244). opl_offmesh_check validates
+/* Off-mesh link definitions (offmesh_defs.c, POLY-240 .. POLY-244). opl_offmesh_check validates
 ** c->offmesh (POLY-241); opl_offmesh_plan sorts the definitions by column (POLY-242) into
 ** c->om_*, opl_offmesh_plan_free frees them. opl_offmesh_attach gives the n tiles of column
 ** (tx, tz) (its layers ascending; NULL entries are skipped) their slots (POLY-243, POLY-244),

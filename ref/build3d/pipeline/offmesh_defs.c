@@ -1,5 +1,5 @@
 /*
-** offmesh.c -- off-mesh link definitions given with a 3D build (spec/build3d-polys.md
+** offmesh_defs.c -- off-mesh link definitions given with a 3D build (spec/build3d-polys.md
 ** section 5.2.1, POLY-240 .. POLY-245): their validation, the column each start lies in,
 ** the layer of a layer-first column, and the slots (FMT-027) a tile receives.
 */
