@@ -61,5 +61,27 @@ return {
     t:check(b1 == t:call("mesh.save", { mesh = m2 }).bytes, "the Lua placement's mesh")
     t:checkpoint("slots by tile", "table", b:hex())
     t:checkpoint("mesh", "mesh", b1)
+    -- A grid whose origin is x = -1.85: for the start one binary64 step below x0 of column 2
+    -- (fl(-1.85 + 2 * 4.8) = 7.75), fl(fl(x - origin) / W) rounds up to exactly 2, yet the
+    -- start lies in column 1 by POLY-242's exact test (an estimate alone would pick 2).
+    local o = -1.85
+    local lo2 = o + 2 * W
+    local x = lo2 - 2.0 ^ -50
+    t:check(lo2 == 7.75 and x < lo2 and (x - o) / W == 2.0, "the estimate rounds up")
+    local soup2 = S.soup(t, { { o, 0, 0 }, { o, 0, 12 }, { o + 12, 0, 12 }, { o + 12, 0, 0 } },
+                         { { 0, 1, 2 }, { 0, 2, 3 } })
+    local l2 = { link(x, 2.0, 11), link(lo2, 2.0, 12) }
+    local q0 = t:call("build3d.soup", { preset = "Small", soup = soup2 })
+    local q1 = t:call("build3d.soup", { preset = "Small", soup = soup2, offmesh = l2 })
+    local got = {}
+    for _, ti in ipairs(q1.tiles) do
+      local v = t:call("tile.view", { tile = ti.tile })
+      for _, sl in ipairs(v.offmesh or {}) do got[sl.user_id] = ti.x end
+    end
+    t:check(got[11] == 1 and got[12] == 2, "one step below column 2's side: column 1")
+    local m3 = O.remade(t, q0, l2)
+    local b3 = t:call("mesh.save", { mesh = q1.mesh }).bytes
+    t:check(b3 == t:call("mesh.save", { mesh = m3 }).bytes, "the Lua placement's mesh (origin -1.85)")
+    t:checkpoint("mesh, origin -1.85", "mesh", b3)
   end,
 }
