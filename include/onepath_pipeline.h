@@ -34,7 +34,20 @@ typedef struct op_pipeline_result {
   uint64_t npolys;          /* polygons over all tiles */
   uint32_t slots;           /* the mesh slots the build's tile positions count (POLY-224's
                                max_tiles; a part build: its range's share, POLY-229) */
+  uint32_t noffmesh;        /* off-mesh link slots stored over all tiles (POLY-244) */
 } op_pipeline_result;
+
+/* An off-mesh link definition given with a build (POLY-240): world points, binary64. */
+typedef struct op_offmesh_link {
+  double start[3];       /* world; its tile is the one it lies in (POLY-242) */
+  double end[3];         /* world; may lie in any tile, or none */
+  double radius;         /* [2^-16, 2^16] (POLY-241) */
+  uint16_t flags;        /* any */
+  uint8_t area;          /* [0, 63] */
+  uint8_t bidirectional; /* 0 or 1 */
+  uint32_t user_id;      /* any */
+} op_offmesh_link;
+#define OP_PIPELINE_MAX_OFFMESH 65536u /* definitions per build (POLY-241) */
 
 /* Optional observers of a build (NULL members are skipped; they cannot change it).
 ** progress: after each tile of the grid (done of total), including tiles not built.
@@ -75,7 +88,8 @@ op_status op_pipeline_build_heightfield_limited(const op_settings *s,
                                                 const op_build_limits *lim,
                                                 const op_pipeline_hooks *hooks,
                                                 op_pipeline_result *out, op_error *err);
-/* How a build runs (POLY-228, POLY-229): not settings, not part of any bytes. A zeroed
+/* How a build runs (POLY-228, POLY-229): not settings, not part of any bytes (except the
+** off-mesh link definitions at its end, POLY-240). A zeroed
 ** struct (or NULL) is the defaults. With threads, worker threads make the tiles (each with
 ** its own memory: a build's peak memory grows with the count) and the calling thread adds
 ** them to the mesh and calls the hooks, in tile order. */
@@ -88,6 +102,10 @@ typedef struct op_pipeline_options {
   int tile_range;                /* 1: a part build (POLY-229), only the tiles with tx in
                                     x0..x1 and tz in z0..z1 (inclusive, clipped to the grid) */
   int32_t x0, x1, z0, z1;
+  /* A build input, unlike the members above (it changes the tiles): off-mesh link
+  ** definitions (POLY-240 .. POLY-245), borrowed for the call; none when noffmesh is 0. */
+  const op_offmesh_link *offmesh;
+  uint32_t noffmesh;
 } op_pipeline_options;
 
 /* The three builds with options (POLY-228); opt NULL = the defaults, as the builds above.

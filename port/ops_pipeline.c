@@ -286,6 +286,92 @@ static op_status dec_limits(const opj *args, op_build_limits *l, op_error *err) 
   return OP_OK;
 }
 
+/* POLY-234: one number member of an off-mesh definition. */
+static op_status om_num(const opj *v, const char *field, double *out, op_error *err) {
+  if (opj_double(v, out)) return opd_arg_error(err, field, "must be a number");
+  return OP_OK;
+}
+
+/* POLY-234: a point [x, y, z] of numbers. */
+static op_status om_point(const opj *o, const char *key, size_t i, double out[3],
+                          op_error *err) {
+  char f[64];
+  snprintf(f, sizeof f, "offmesh[%zu].%s", i, key);
+  const opj *v = opj_get(o, key);
+  if (!v || v->type != OPJ_ARR || v->n != 3)
+    return opd_arg_error(err, f, "must be an array of 3 numbers");
+  for (int k = 0; k < 3; k++) {
+    char fk[80];
+    snprintf(fk, sizeof fk, "%s[%d]", f, k);
+    op_status st = om_num(v->items[k], fk, &out[k], err);
+    if (st != OP_OK) return st;
+  }
+  return OP_OK;
+}
+
+/* POLY-234: one integer member in [0, hi]. */
+static op_status om_int(const opj *o, const char *key, size_t i, int64_t hi, int64_t *out,
+                        op_error *err) {
+  char f[64];
+  snprintf(f, sizeof f, "offmesh[%zu].%s", i, key);
+  if (opj_int(opj_get(o, key), 0, hi, out)) {
+    char why[64];
+    snprintf(why, sizeof why, "must be an integer in [0, %lld]", (long long)hi);
+    return opd_arg_error(err, f, why);
+  }
+  return OP_OK;
+}
+
+/* POLY-234: item i of `offmesh`, members in the clause's order. */
+static op_status om_item(const opj *o, size_t i, op_offmesh_link *l, op_error *err) {
+  char f[64];
+  snprintf(f, sizeof f, "offmesh[%zu]", i);
+  if (!o || o->type != OPJ_OBJ) return opd_arg_error(err, f, "must be an object");
+  op_status st = om_point(o, "start", i, l->start, err);
+  if (st == OP_OK) st = om_point(o, "end", i, l->end, err);
+  snprintf(f, sizeof f, "offmesh[%zu].radius", i);
+  if (st == OP_OK) st = om_num(opj_get(o, "radius"), f, &l->radius, err);
+  int64_t v = 0;
+  const opj *jb = opj_get(o, "bidirectional");
+  if (st == OP_OK && jb && jb->type == OPJ_BOOL)
+    l->bidirectional = (uint8_t)(jb->b != 0);
+  else if (st == OP_OK && (st = om_int(o, "bidirectional", i, 1, &v, err)) == OP_OK)
+    l->bidirectional = (uint8_t)v;
+  if (st == OP_OK && (st = om_int(o, "area", i, 255, &v, err)) == OP_OK) l->area = (uint8_t)v;
+  if (st == OP_OK && (st = om_int(o, "flags", i, 65535, &v, err)) == OP_OK)
+    l->flags = (uint16_t)v;
+  if (st == OP_OK && (st = om_int(o, "user_id", i, UINT32_MAX, &v, err)) == OP_OK)
+    l->user_id = (uint32_t)v;
+  return st;
+}
+
+/* POLY-234: the optional `offmesh` list into *out (owned, freed by the caller); *has 1 when
+** the request has the member. */
+static op_status dec_offmesh(const opj *args, op_offmesh_link **out, uint32_t *n, int *has,
+                             op_error *err) {
+  *out = NULL;
+  *n = 0;
+  const opj *jo = opj_get(args, "offmesh");
+  *has = jo != NULL;
+  if (!jo) return OP_OK;
+  if (jo->type != OPJ_ARR) return opd_arg_error(err, "offmesh", "must be an array");
+  if (jo->n > OP_PIPELINE_MAX_OFFMESH)
+    return op_fail_i(err, OP_E_LIMIT, "offmesh", (long long)jo->n,
+                     "a build takes at most 65536 off-mesh link definitions");
+  op_offmesh_link *l = calloc(jo->n + 1, sizeof *l);
+  if (!l) return opd_nomem(err, "args");
+  for (size_t i = 0; i < jo->n; i++) {
+    op_status st = om_item(jo->items[i], i, &l[i], err);
+    if (st != OP_OK) {
+      free(l);
+      return st;
+    }
+  }
+  *out = l;
+  *n = (uint32_t)jo->n;
+  return OP_OK;
+}
+
 /* POLY-230 .. POLY-233: decode, build, the mesh becomes a session handle, then the tiles. */
 static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error *err,
                           opd_pl_input input) {
@@ -293,16 +379,24 @@ static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error
   op_build_limits lim;
   op_pipeline_result r;
   memset(&r, 0, sizeof r);
+  op_pipeline_options o;
+  memset(&o, 0, sizeof o);
+  op_offmesh_link *om = NULL;
+  int has_om = 0;
   op_status st = opd_pl_decode(args, input, &a, err);
   if (st == OP_OK) st = dec_limits(args, &lim, err);
+  if (st == OP_OK) st = dec_offmesh(args, &om, &o.noffmesh, &has_om, err); /* POLY-234 */
+  o.limits = &lim;
+  o.offmesh = om;
   if (st == OP_OK) {
     if (input == OPD_PL_SOUP)
-      st = op_pipeline_build_soup_limited(&a.sd.s, &a.soup, &lim, &a.hooks, &r, err);
+      st = op_pipeline_build_soup_opt(&a.sd.s, &a.soup, &o, &a.hooks, &r, err);
     else if (input == OPD_PL_CHUNK)
-      st = op_pipeline_build_chunk_limited(&a.sd.s, a.chunk, &lim, &a.hooks, &r, err);
+      st = op_pipeline_build_chunk_opt(&a.sd.s, a.chunk, &o, &a.hooks, &r, err);
     else
-      st = op_pipeline_build_heightfield_limited(&a.sd.s, &a.cols, &lim, &a.hooks, &r, err);
+      st = op_pipeline_build_heightfield_opt(&a.sd.s, &a.cols, &o, &a.hooks, &r, err);
   }
+  free(om);
   if (st == OP_OK) {
     int64_t h = opd_put(ss, OPD_MESH, r.mesh); /* takes ownership */
     r.mesh = NULL;
@@ -312,6 +406,10 @@ static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error
       opj_w_int(res, h);
       st = opd_pl_answer_tiles(ss, &a, &r, res, err);
       if (st != OP_OK) opd_drop(ss, OPD_MESH, h);
+      if (st == OP_OK && has_om) { /* POLY-234: the slots stored */
+        opj_w_key(res, "offmesh");
+        opj_w_int(res, r.noffmesh);
+      }
     }
   }
   op_pipeline_result_free(&r);

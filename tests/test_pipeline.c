@@ -275,6 +275,54 @@ OPT_TEST(limits, "POLY-222") {
   OPT_CHECK(r.ntx == 0x5a5a5a5a);
 }
 
+/* POLY-241's C-only errors (a NULL list, the count limit before the list is read), and
+** POLY-244's slot fields for the floor by hand: one tile at the tiling origin (0, 0, 0 the
+** soup's frame), so local x, z are f32(x - 0), f32(z - 0); local y f32(y - origin_y). */
+OPT_TEST(offmesh_definitions, "POLY-244") {
+  op_settings s = humanoid(OP_PARTITION_WATERSHED);
+  op_soup soup = {4, FLOOR_V, 2, FLOOR_T};
+  op_pipeline_result r, r0;
+  op_error e;
+  op_pipeline_options o;
+  memset(&o, 0, sizeof o);
+  o.noffmesh = 1; /* and no list */
+  OPT_CHECK(op_pipeline_build_soup_opt(&s, &soup, &o, NULL, &r, &e) == OP_E_ARGUMENT &&
+            strcmp(e.field, "offmesh") == 0);
+  o.noffmesh = OP_PIPELINE_MAX_OFFMESH + 1; /* the count first: the list is not read */
+  OPT_CHECK(op_pipeline_build_soup_opt(&s, &soup, &o, NULL, &r, &e) == OP_E_LIMIT &&
+            strcmp(e.field, "offmesh") == 0 && strcmp(e.value, "65537") == 0);
+  op_offmesh_link l[2] = {
+      {{2.1, 0.25, 3.3}, {4.7, 0.0, -1.0}, 0.4, 0xBEEF, 9, 1, 77u},
+      {{1.0, 0.0, 1.0}, {2.0, 0.0, 2.0}, 0.5, 1, 64, 0, 0u}, /* area 64 */
+  };
+  o.offmesh = l;
+  o.noffmesh = 2;
+  OPT_CHECK(op_pipeline_build_soup_opt(&s, &soup, &o, NULL, &r, &e) == OP_E_RANGE &&
+            strcmp(e.field, "offmesh[1].area") == 0);
+  o.noffmesh = 1;
+  OPT_CHECK(op_pipeline_build_soup_opt(&s, &soup, &o, NULL, &r, &e) == OP_OK);
+  OPT_CHECK(op_pipeline_build_soup(&s, &soup, NULL, &r0, &e) == OP_OK);
+  OPT_CHECK(r.ntiles == 1 && r.noffmesh == 1 && r0.noffmesh == 0);
+  OPT_CHECK(r.tiles[0].content_id != r0.tiles[0].content_id); /* POLY-245 */
+  op_mesh_tile mt;
+  op_status got = op_mesh_tile_at(r.mesh, 0, 0, 0, &mt, &e);
+  OPT_CHECK(got == OP_OK);
+  if (got == OP_OK) {
+    op_tile_desc v;
+    op_tile_view(mt.tile, &v);
+    OPT_CHECK(v.noffmesh == 1);
+    const op_offmesh_desc *d = v.offmesh;
+    OPT_CHECK(d[0].start[0] == (float)2.1 && d[0].start[2] == (float)3.3 &&
+              d[0].start[1] == (float)(0.25 - v.origin_y));
+    OPT_CHECK(d[0].end[0] == (float)4.7 && d[0].end[2] == (float)-1.0 &&
+              d[0].end[1] == (float)(0.0 - v.origin_y));
+    OPT_CHECK(d[0].radius == 0.4f && d[0].flags == 0xBEEF && d[0].area == 9 &&
+              d[0].bidirectional == 1 && d[0].user_id == 77u);
+  }
+  op_pipeline_result_free(&r);
+  op_pipeline_result_free(&r0);
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(floor_by_hand);
 OPT_RUN(floor_tile_fields);
@@ -283,4 +331,5 @@ OPT_RUN(properties_levels);
 OPT_RUN(chunk_equals_soup);
 OPT_RUN(heightfield_grid);
 OPT_RUN(limits);
+  OPT_RUN(offmesh_definitions);
 OPT_MAIN_END

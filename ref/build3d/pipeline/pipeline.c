@@ -249,7 +249,9 @@ static op_status gen_take_tile(run_state *rs, int32_t tx, int32_t tz, gen_slot *
   }
   if (!g->built) return OP_OK;
   rs->r.nbuilt++;
-  st = add_tile(rs, tx, tz, g->tile, err);
+  if (g->tile) /* POLY-223 step 6: the column's slots (POLY-242, POLY-244) */
+    st = opl_offmesh_attach(rs->c, tx, tz, &g->tile, 1, &rs->r.noffmesh, err);
+  if (st == OP_OK) st = add_tile(rs, tx, tz, g->tile, err);
   if (st == OP_OK && rs->keep) {
     opl_unit *u = calloc(1, sizeof *u);
     if (!u) {
@@ -379,6 +381,18 @@ static void lf_progress_to(lf_pass2 *p, int64_t pos) { /* positions (last, pos] 
   for (; p->last < pos; p->last++) progress(p->rs);
 }
 
+/* POLY-243, POLY-244: the column's slots over its layers made. */
+static op_status lf_attach(run_state *rs, const lf_entry *e, lf_slot *l, op_error *err) {
+  if (rs->c->om_n == 0 || l->nok == 0) return OP_OK;
+  op_tile **t = malloc(l->nok * sizeof *t);
+  if (!t) return opc_nomem(err, "offmesh");
+  for (uint32_t L = 0; L < l->nok; L++) t[L] = l->units[L].tile;
+  op_status st = opl_offmesh_attach(rs->c, e->tx, e->tz, t, l->nok, &rs->r.noffmesh, err);
+  for (uint32_t L = 0; L < l->nok; L++) l->units[L].tile = t[L]; /* remade or the same */
+  free(t);
+  return st;
+}
+
 /* RT-086 (d) for one built tile: the layers made, ascending, each added (then kept or
 ** freed), then the worker's error if a layer failed. */
 static op_status lf_layers_take_tile(lf_pass2 *p, lf_entry *e, lf_slot *l, op_status ws,
@@ -388,7 +402,7 @@ static op_status lf_layers_take_tile(lf_pass2 *p, lf_entry *e, lf_slot *l, op_st
     if (err) *err = *werr;
     return ws;
   }
-  op_status st = OP_OK;
+  op_status st = lf_attach(rs, e, l, err); /* POLY-243, POLY-244 */
   for (uint32_t L = 0; st == OP_OK && L < l->nok; L++) {
     st = add_tile(rs, e->tx, e->tz, l->units[L].tile, err);
     if (!rs->keep) opl_unit_free(&l->units[L]); /* the plain build keeps nothing */
@@ -493,9 +507,11 @@ op_status opl_run(opl_ctx *c, op_pipeline_result *out, opl_keep *keep,
     st = opsp_tri_index_build(&c->s, &cs, c->origin, c->ntx, c->ntz, &ix, err);
   }
   c->tri_index = ix;
+  if (st == OP_OK) st = opl_offmesh_plan(c, err); /* POLY-242 */
   if (st == OP_OK) st = c->layer_first ? run_layers(&rs, err) : run_general(&rs, err);
   c->tri_index = NULL;
   opsp_tri_index_free(ix);
+  opl_offmesh_plan_free(c);
   if (st != OP_OK) { /* POLY-225: nothing is returned */
     op_pipeline_result_free(&rs.r);
     opl_keep_free(keep);
@@ -633,6 +649,9 @@ op_status opl_check_budget(const opl_ctx *c, const op_build_limits *lim, op_erro
 static op_status budget_run(opl_ctx *c, const op_pipeline_options *opt,
                             op_pipeline_result *out, op_error *err) {
   op_status st = check_limits(c, err); /* POLY-222 first; opl_run repeats it (cheap) */
+  c->offmesh = opt ? opt->offmesh : NULL; /* POLY-240 */
+  c->noffmesh = opt ? opt->noffmesh : 0;
+  if (st == OP_OK) st = opl_offmesh_check(c, err); /* POLY-241 */
   if (st == OP_OK) st = set_range(c, opt, err);
   uint64_t ntiles = c->ranged ? (uint64_t)c->rnx * (uint64_t)c->rnz
                               : (uint64_t)c->ntx * (uint64_t)c->ntz;

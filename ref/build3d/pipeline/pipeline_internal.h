@@ -9,7 +9,8 @@
 ** below without updating every user. Within the folder calls go one way only:
 ** units.c (the kept data and its free functions) and workers.c (the work queue of a
 ** parallel build, POLY-228) < stages.c (the stages of one tile,
-** include/onepath_stages.h) < layerfirst.c (RT-081 .. RT-085) < pipeline.c (the build).
+** include/onepath_stages.h) < layerfirst.c (RT-081 .. RT-085) < offmesh_defs.c (off-mesh link
+** definitions, POLY-240 .. POLY-245) < pipeline.c (the build).
 **
 ** The plain build is opl_run(ctx, out, NULL); the cached build is opl_run(ctx, out,
 ** &keep) and takes ownership of what keep holds, so a cached build runs the same code as
@@ -49,6 +50,13 @@ typedef struct opl_ctx {
   int ranged;             /* POLY-229: 1 = only the tiles rx0 .. rx0 + rnx - 1, rz0 ..
                              rz0 + rnz - 1 (clipped, possibly none); 0 = the whole grid */
   int32_t rx0, rz0, rnx, rnz;
+  const op_offmesh_link *offmesh; /* POLY-240: build time only, borrowed; the cached builds
+                                     leave it NULL (no links) */
+  uint32_t noffmesh;
+  uint32_t *om_order;   /* opl_run only (offmesh_defs.c): the definitions with a column, by
+                           column then index; NULL when none */
+  int64_t *om_col;      /* their columns tz * ntx + tx, in om_order's order */
+  uint32_t om_n;
 } opl_ctx;
 
 /* POLY-220 steps 1 to 4 for each input kind (settings, detail rule, input, grid and its
@@ -190,5 +198,16 @@ op_status opl_base_layers(const op_chf *chf, uint16_t **layer, uint32_t *nlayers
 ** polygon). On failure *u is zeroed. */
 op_status opl_layer_unit(const opl_ctx *c, const opl_base *b, int32_t tx, int32_t tz,
                            uint32_t L, opl_unit *u, op_error *err);
+
+/* Off-mesh link definitions (offmesh_defs.c, POLY-240 .. POLY-244). opl_offmesh_check validates
+** c->offmesh (POLY-241); opl_offmesh_plan sorts the definitions by column (POLY-242) into
+** c->om_*, opl_offmesh_plan_free frees them. opl_offmesh_attach gives the n tiles of column
+** (tx, tz) (its layers ascending; NULL entries are skipped) their slots (POLY-243, POLY-244),
+** replacing each tile that receives any by a new one, and adds the slots stored to *count. */
+op_status opl_offmesh_check(const opl_ctx *c, op_error *err);
+op_status opl_offmesh_plan(opl_ctx *c, op_error *err);
+void opl_offmesh_plan_free(opl_ctx *c);
+op_status opl_offmesh_attach(const opl_ctx *c, int32_t tx, int32_t tz, op_tile **tiles,
+                             uint32_t n, uint32_t *count, op_error *err);
 
 #endif
