@@ -311,8 +311,68 @@ static const opj *follow(const opj *v, const opj *path) {
 
 typedef struct answers {
   opj_doc **d;
-  size_t n;
+  size_t n, cap;
 } answers;
+
+/* The answer ids that a trace's checkpoint lines name (CONF-081 `answer`), sorted. Only
+** those answers are kept while a trace is replayed: a trace of 131,000 requests (the
+** tile cache's limits) would otherwise hold every answer until its end. */
+typedef struct id_set {
+  int64_t *v;
+  size_t n, cap;
+} id_set;
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int ids_has(const id_set *s, int64_t id) {
+  return s->n && bsearch(&id, s->v, s->n, sizeof *s->v, cmp_i64) != NULL;
+}
+
+/* Reads f once for checkpoint lines and collects their answer ids; rewinds f. A line that
+** does not hold the text "checkpoint" cannot be a checkpoint line and is not parsed. */
+static void checkpoint_ids(FILE *f, id_set *s) {
+  char *line = NULL, msg[200];
+  size_t cap = 0;
+  ssize_t got;
+  while ((got = getline(&line, &cap, f)) >= 0) {
+    if (!strstr(line, "\"checkpoint\"")) continue;
+    opj_doc *d = opj_parse(line, (size_t)got, msg, sizeof msg);
+    int64_t id;
+    if (d && opj_get(opj_root(d), "checkpoint") &&
+        opj_int(opj_get(opj_root(d), "answer"), 1, INT64_MAX, &id) == 0) {
+      if (s->n == s->cap) {
+        size_t nc = s->cap ? 2 * s->cap : 16;
+        int64_t *nv = realloc(s->v, nc * sizeof *nv);
+        if (nv) { s->v = nv; s->cap = nc; }
+      }
+      if (s->n < s->cap) s->v[s->n++] = id;
+    }
+    opj_free(d);
+  }
+  free(line);
+  rewind(f);
+  if (s->n) qsort(s->v, s->n, sizeof *s->v, cmp_i64);
+}
+
+/* Keeps ad when a checkpoint names its id; frees it otherwise. */
+static void keep_answer(answers *ans, const id_set *ids, opj_doc *ad) {
+  int64_t aid;
+  if (opj_int(opj_get(opj_root(ad), "id"), 0, INT64_MAX, &aid) || !ids_has(ids, aid)) {
+    opj_free(ad);
+    return;
+  }
+  if (ans->n == ans->cap) {
+    size_t nc = ans->cap ? 2 * ans->cap : 16;
+    opj_doc **nd = realloc(ans->d, nc * sizeof *nd);
+    if (!nd) { opj_free(ad); return; } /* the checkpoint then reports no bytes there */
+    ans->d = nd;
+    ans->cap = nc;
+  }
+  ans->d[ans->n++] = ad;
+}
 
 /* CONF-081, CONF-083: the ops a trace's header lists that port_ops lacks, ", " between
 ** (malloc'd), or NULL (none missing, or a header without `ops`). */
@@ -345,7 +405,9 @@ static void check_file(const char *file, const char *port, scen_result *res,
   char msg[300];
   transport *t = tr_open_port(port, msg, sizeof msg);
   if (!t) { str_appendf(&res->details, "cannot start the port: %s", msg); fclose(f); return; }
-  answers ans = {NULL, 0};
+  answers ans = {NULL, 0, 0};
+  id_set ids = {NULL, 0, 0};
+  checkpoint_ids(f, &ids);
   char *line = NULL;
   size_t cap = 0, lineno = 0;
   ssize_t got;
@@ -382,9 +444,7 @@ static void check_file(const char *file, const char *port, scen_result *res,
             str_appendf(&res->details, "line %zu, request %.300s\n  %s\n", lineno, w.buf, why);
             free(why);
           }
-          opj_doc **nd = realloc(ans.d, (ans.n + 1) * sizeof *nd);
-          if (nd) { ans.d = nd; ans.d[ans.n++] = ad; }
-          else opj_free(ad);
+          keep_answer(&ans, &ids, ad);
         }
       }
       opj_w_free(&w);
@@ -430,6 +490,7 @@ static void check_file(const char *file, const char *port, scen_result *res,
   }
   for (size_t i = 0; i < ans.n; i++) opj_free(ans.d[i]);
   free(ans.d);
+  free(ids.v);
   free(line);
   fclose(f);
   tr_close(t);
