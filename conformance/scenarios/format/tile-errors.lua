@@ -117,6 +117,9 @@ return {
       "out_of_range", "polys[0].nverts", "2")
     bad(with(function(a) a.polys[2].area = 64 end), "out_of_range", "polys[1].area", "64")
     bad(with(function(a) a.polys[2].verts[3] = 4 end), "out_of_range", "polys[1].verts[2]", "4")
+    -- the first vertex is range-checked like the others (FMT-015), and an index far past nverts
+    bad(with(function(a) a.polys[2].verts[1] = 4 end), "out_of_range", "polys[1].verts[0]", "4")
+    bad(with(function(a) a.polys[1].verts[2] = 65535 end), "out_of_range", "polys[0].verts[1]", "65535")
     bad(with(function(a) a.polys[2].verts[3] = 0 end), "argument", "polys[1].verts[2]", "0")
     bad(one_poly({ { 0, 0 }, { 4, 0 }, { 4, 0 }, { 4, 4 } }, { 0, 1, 2, 3 }), "argument", "polys[0].verts[2]")
     -- collinear vertex allowed, the same vertex moved inwards by one binary32 step is a right turn
