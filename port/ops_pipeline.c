@@ -5,6 +5,7 @@
 ** Table opd_ops_pipeline. The argument decoding and the tile part of the answer are
 ** shared with the tile cache's build ops (ops_pipeline.h; port/ops_tilecache.c, RT-151).
 */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +373,29 @@ static op_status dec_offmesh(const opj *args, op_offmesh_link **out, uint32_t *n
   return OP_OK;
 }
 
+/* POLY-235: the optional `tile_range` {x0, x1, z0, z1} (integers in -2^31 .. 2^31 - 1) into
+** the options; its values are checked by the build (POLY-229, after the grid's limits). */
+static op_status dec_range(const opj *args, op_pipeline_options *o, op_error *err) {
+  static const char *const names[4] = {"x0", "x1", "z0", "z1"};
+  const opj *jr = opj_get(args, "tile_range");
+  if (!jr || jr->type == OPJ_NULL) return OP_OK;
+  if (jr->type != OPJ_OBJ) return opd_arg_error(err, "tile_range", "must be an object");
+  int32_t *dst[4] = {&o->x0, &o->x1, &o->z0, &o->z1};
+  for (int k = 0; k < 4; k++) {
+    const opj *v = opj_get(jr, names[k]);
+    int64_t x;
+    if (!v || opj_int(v, INT32_MIN, INT32_MAX, &x)) {
+      char f[32];
+      snprintf(f, sizeof f, "tile_range.%s", names[k]);
+      return opd_arg_error(err, f, "must be an integer in -2^31..2^31-1");
+    }
+    *dst[k] = (int32_t)x;
+  }
+  if (jr->n != 4) return opd_arg_error(err, "tile_range", "members: x0, x1, z0, z1");
+  o->tile_range = 1;
+  return OP_OK;
+}
+
 /* POLY-230 .. POLY-233: decode, build, the mesh becomes a session handle, then the tiles. */
 static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error *err,
                           opd_pl_input input) {
@@ -386,6 +410,7 @@ static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error
   op_status st = opd_pl_decode(args, input, &a, err);
   if (st == OP_OK) st = dec_limits(args, &lim, err);
   if (st == OP_OK) st = dec_offmesh(args, &om, &o.noffmesh, &has_om, err); /* POLY-234 */
+  if (st == OP_OK) st = dec_range(args, &o, err);                        /* POLY-235 */
   o.limits = &lim;
   o.offmesh = om;
   if (st == OP_OK) {
