@@ -46,6 +46,9 @@ return {
             "empty soup: the 16-byte header only")
     r = t:call("obj.parse", { text = "# nothing\n\n   \n# more\n" })
     t:check(r.nverts == 0 and r.ntris == 0, "comments only")
+    -- an empty first line (the CR rule of SPAN-080 looks at no byte before the text)
+    r = t:call("obj.parse", { text = "\nv 0 0 0\r\n\r\nv 1 0 0\nv 0 0 1\nf 1 2 3\n" })
+    t:check(r.nverts == 3 and r.ntris == 1, "an empty first line, then an empty CRLF line")
 
     -- a generated level written as OBJ text (17 significant digits, 1-based faces) reads
     -- back to the same bytes: the conversion is correctly rounded (SPAN-084)
