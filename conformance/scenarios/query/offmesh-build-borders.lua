@@ -3,7 +3,8 @@
 -- A 12 x 12 floor (Small preset, tiles of 4.8, grid 3 x 3). Starts: exactly on the side
 -- x = 4.8 shared by columns 0 and 1 (column 1), one binary64 step below it (column 0), on the
 -- corner (4.8, 4.8) of four tiles (tile 1, 1), on the grid's far side x = 3 * 4.8 (no
--- column: dropped), below the grid's origin (dropped); slots in definition order (POLY-244).
+-- column: dropped), below the grid's origin (dropped); slots in definition order (POLY-244);
+-- then starts exactly on the origin's sides x = x0, z = z0 (column 0) and one step before.
 -- Each expectation is written here from the rule, and the mesh is compared with the Lua
 -- placement (lib/offmesh3d.lua).
 local S = require("soups3d")
@@ -83,5 +84,22 @@ return {
     local b3 = t:call("mesh.save", { mesh = q1.mesh }).bytes
     t:check(b3 == t:call("mesh.save", { mesh = m3 }).bytes, "the Lua placement's mesh (origin -1.85)")
     t:checkpoint("mesh, origin -1.85", "mesh", b3)
+    -- Starts exactly on the grid's origin sides x = x0 and z = z0 of column 0 (the closed
+    -- lower bounds: column 0), one binary64 step before them (no column: dropped), and on
+    -- the origin's corner itself.
+    local l3 = { link(0, 2.0, 21), link(2.0, 0, 22), link(0, 0, 23), link(-2.0 ^ -1074, 2.0, 24),
+                 link(2.0, -2.0 ^ -1074, 25) }
+    local p1 = t:call("build3d.soup", { preset = "Small", soup = soup, offmesh = l3 })
+    t:check(p1.offmesh == 3, "three slots on the origin sides, two dropped")
+    local in00 = {}
+    for _, ti in ipairs(p1.tiles) do
+      local v = t:call("tile.view", { tile = ti.tile })
+      for _, sl in ipairs(v.offmesh or {}) do in00[#in00 + 1] = ti.x .. "," .. ti.z .. ":" .. sl.user_id end
+    end
+    t:check(table.concat(in00, " ") == "0,0:21 0,0:22 0,0:23", "the origin sides belong to tile (0, 0)")
+    local m4 = O.remade(t, r0, l3)
+    local b4 = t:call("mesh.save", { mesh = p1.mesh }).bytes
+    t:check(b4 == t:call("mesh.save", { mesh = m4 }).bytes, "the Lua placement's mesh (origin sides)")
+    t:checkpoint("mesh, origin sides", "mesh", b4)
   end,
 }
