@@ -106,6 +106,10 @@ typedef struct op_pipeline_options {
   ** definitions (POLY-240 .. POLY-245), borrowed for the call; none when noffmesh is 0. */
   const op_offmesh_link *offmesh;
   uint32_t noffmesh;
+  /* tests only (spec/conformance.md CONF-059): NULL, or the counter of the allocations of
+  ** the off-mesh steps (POLY-242 .. POLY-244), made on the calling thread in POLY-223's
+  ** order whatever the thread count */
+  op_alloc_count *alloc;
 } op_pipeline_options;
 
 /* The three builds with options (POLY-228); opt NULL = the defaults, as the builds above.

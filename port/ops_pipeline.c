@@ -413,6 +413,7 @@ static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error
   if (st == OP_OK) st = dec_range(args, &o, err);                        /* POLY-235 */
   o.limits = &lim;
   o.offmesh = om;
+  o.alloc = opd_alloc(ss); /* CONF-059: NULL unless fail_alloc armed this request */
   if (st == OP_OK) {
     if (input == OPD_PL_SOUP)
       st = op_pipeline_build_soup_opt(&a.sd.s, &a.soup, &o, &a.hooks, &r, err);

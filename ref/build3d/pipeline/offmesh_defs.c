@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "build3d/pipeline/pipeline_internal.h"
+#include "core/alloc.h"
 #include "core/internal.h"
 
 #define OM_COORD_MAX 2097152.0 /* 2^21 */
@@ -95,7 +96,7 @@ op_status opl_offmesh_plan(opl_ctx *c, op_error *err) {
   c->om_col = NULL;
   c->om_n = 0;
   if (c->noffmesh == 0) return OP_OK;
-  om_key *k = malloc(c->noffmesh * sizeof *k);
+  om_key *k = opc_malloc(c->om_alloc, c->noffmesh * sizeof *k); /* CONF-059 */
   if (!k) return opc_nomem(err, "offmesh");
   double w = (double)c->tiling.tile_cells * c->tiling.cell_size; /* FMT-005 */
   uint32_t n = 0;
@@ -113,8 +114,8 @@ op_status opl_offmesh_plan(opl_ctx *c, op_error *err) {
     return OP_OK;
   }
   qsort(k, n, sizeof *k, key_cmp);
-  c->om_order = malloc(n * sizeof *c->om_order);
-  c->om_col = malloc(n * sizeof *c->om_col);
+  c->om_order = opc_malloc(c->om_alloc, n * sizeof *c->om_order);
+  c->om_col = opc_malloc(c->om_alloc, n * sizeof *c->om_col);
   if (!c->om_order || !c->om_col) {
     free(k);
     opl_offmesh_plan_free(c);
@@ -206,7 +207,7 @@ static op_status remake(const opl_ctx *c, op_tile **t, const uint32_t *idx, uint
                         op_error *err) {
   op_tile_desc v;
   op_tile_view(*t, &v);
-  op_offmesh_desc *s = calloc(n, sizeof *s);
+  op_offmesh_desc *s = opc_calloc(c->om_alloc, n, sizeof *s); /* CONF-059 */
   if (!s) return opc_nomem(err, "offmesh");
   double ylim = 16384.0 * v.tiling.cell_size; /* FMT-011 */
   for (uint32_t k = 0; k < n; k++) {
@@ -242,8 +243,8 @@ op_status opl_offmesh_attach(const opl_ctx *c, int32_t tx, int32_t tz, op_tile *
   while (j1 < c->om_n && c->om_col[j1] == col) j1++;
   if (j0 == j1) return OP_OK;
   uint32_t m = j1 - j0;
-  uint32_t *idx = malloc(m * sizeof *idx);
-  int32_t *lay = malloc(m * sizeof *lay);
+  uint32_t *idx = opc_malloc(c->om_alloc, m * sizeof *idx); /* CONF-059 */
+  int32_t *lay = opc_malloc(c->om_alloc, m * sizeof *lay);
   op_status st = OP_OK;
   if (!idx || !lay) st = opc_nomem(err, "offmesh");
   for (uint32_t j = 0; st == OP_OK && j < m; j++) /* POLY-243 */

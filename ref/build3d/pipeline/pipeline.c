@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "build3d/polys/assembly.h"
+#include "core/alloc.h"
 #include "core/internal.h"
 #include "build3d/spans/obstacles.h"
 #include "build3d/pipeline/pipeline_internal.h"
@@ -384,7 +385,7 @@ static void lf_progress_to(lf_pass2 *p, int64_t pos) { /* positions (last, pos] 
 /* POLY-243, POLY-244: the column's slots over its layers made. */
 static op_status lf_attach(run_state *rs, const lf_entry *e, lf_slot *l, op_error *err) {
   if (rs->c->om_n == 0 || l->nok == 0) return OP_OK;
-  op_tile **t = malloc(l->nok * sizeof *t);
+  op_tile **t = opc_malloc(rs->c->om_alloc, l->nok * sizeof *t); /* CONF-059 */
   if (!t) return opc_nomem(err, "offmesh");
   for (uint32_t L = 0; L < l->nok; L++) t[L] = l->units[L].tile;
   op_status st = opl_offmesh_attach(rs->c, e->tx, e->tz, t, l->nok, &rs->r.noffmesh, err);
@@ -651,6 +652,7 @@ static op_status budget_run(opl_ctx *c, const op_pipeline_options *opt,
   op_status st = check_limits(c, err); /* POLY-222 first; opl_run repeats it (cheap) */
   c->offmesh = opt ? opt->offmesh : NULL; /* POLY-240 */
   c->noffmesh = opt ? opt->noffmesh : 0;
+  c->om_alloc = opt ? opt->alloc : NULL; /* CONF-059 */
   if (st == OP_OK) st = opl_offmesh_check(c, err); /* POLY-241 */
   if (st == OP_OK) st = set_range(c, opt, err);
   uint64_t ntiles = c->ranged ? (uint64_t)c->rnx * (uint64_t)c->rnz

@@ -57,6 +57,8 @@ typedef struct opl_ctx {
                            column then index; NULL when none */
   int64_t *om_col;      /* their columns tz * ntx + tx, in om_order's order */
   uint32_t om_n;
+  op_alloc_count *om_alloc; /* CONF-059 (tests only): counts the off-mesh steps'
+                               allocations, all on the calling thread; NULL = none */
 } opl_ctx;
 
 /* POLY-220 steps 1 to 4 for each input kind (settings, detail rule, input, grid and its
