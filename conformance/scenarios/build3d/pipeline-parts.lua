@@ -121,12 +121,7 @@ end
 -- vertical triangle (never walkable: nothing is built) over 64 x 65 tiles of 56 + 8 cells,
 -- one tile row above max_build_cells (2^24); 64 of its rows pass.
 local function wall(t, x, z)
-  local b = t:table()
-  b:bytes("4f505453")
-  b:u32(1); b:u32(3); b:u32(1)
-  for _, v in ipairs({ { 0, 0, 0 }, { x, 0, z }, { x, 1, z } }) do b:f64(v[1]); b:f64(v[2]); b:f64(v[3]) end
-  b:u32(0); b:u32(1); b:u32(2)
-  return b:hex()
+  return require("soups3d").soup(t, { { 0, 0, 0 }, { x, 0, z }, { x, 1, z } }, { { 0, 1, 2 } })
 end
 
 local function budget(t)
