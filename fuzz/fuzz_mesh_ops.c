@@ -144,7 +144,8 @@ typedef struct harness {
   int64_t next_id;
   optrace tr; /* the trace (optrace.h) */
   /* binary mode: things to choose from */
-  op_bytes snaps[MAX_SNAPS]; /* snapshots this mesh saved (also in text mode) */
+  op_bytes snaps[MAX_SNAPS]; /* snapshots the modelled meshes saved (also in text mode) */
+  int64_t snap_mesh[MAX_SNAPS]; /* the handle of the mesh that saved each one */
   int nsnaps;
   op_ref hist[MAX_HIST]; /* references seen (stale ones stay) */
   int nhist;
@@ -558,8 +559,12 @@ static void predict(harness *h, const char *op, const opj *args, pred *p) {
     uint8_t *b = NULL;
     size_t n = 0;
     if (opj_hexbytes(opj_get(args, "bytes"), &b, &n)) return;
+    /* Success is predicted only for a snapshot the current mesh saved: one saved by an
+    ** earlier (dropped) mesh may carry other parameters (SNAP-006). */
     for (int i = 0; i < h->nsnaps; i++)
-      if (h->snaps[i].len == n && memcmp(h->snaps[i].data, b, n) == 0) p->known = 1;
+      if (h->snap_mesh[i] == h->m.mesh_h && h->snaps[i].len == n &&
+          memcmp(h->snaps[i].data, b, n) == 0)
+        p->known = 1;
     free(b);
   }
 }
@@ -730,6 +735,7 @@ static int64_t exec_request(harness *h, const char *req, size_t rlen, const char
     if (!arg_int(args, "mesh", INT64_MIN, INT64_MAX, &mh) && mh == m->mesh_h &&
         !opj_hexbytes(opj_get(ok, "bytes"), &b, &n)) {
       h->snaps[h->nsnaps].data = b;
+      h->snap_mesh[h->nsnaps] = mh;
       h->snaps[h->nsnaps++].len = n;
     }
   }

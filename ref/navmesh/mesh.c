@@ -414,7 +414,7 @@ op_status op_mesh_replace_tile(op_mesh *m, const op_tile *t, op_ref *tile_ref, o
 static op_status bad_ref(op_error *err, op_ref r, const char *why) {
   char buf[24];
   snprintf(buf, sizeof buf, "%016llx", (unsigned long long)r);
-  return op_fail(err, OP_E_ARGUMENT, "ref", buf, why);
+  return op_fail(err, OP_E_ARGUMENT, "ref", buf, "%s", why);
 }
 
 op_status opm_resolve(const op_mesh *m, op_ref r, const opm_slot **slot, uint32_t *poly,
