@@ -8,6 +8,8 @@
 --   * edited one field at a time: -0.0 in every f64 (value `-0`), ids out of order or out of
 --     range, an unknown shape, npoints 2 and 13, areas 64 and 300, counts over their limits,
 --     queue entries of no cached tile or repeated, next ids 0, a volume that fails SPAN-031;
+--   * given a section version other than 1 or a section length past the end or other than
+--     its payload's, in either section (SNAP-019 (a), (b));
 --   * restored unedited (it loads, and saves the same bytes, SNAP-022).
 -- Every failed load leaves the snapshot of the cache as it was (SNAP-021).
 local function unhex(h) return (h:gsub("..", function(x) return string.char(tonumber(x, 16)) end)) end
@@ -162,6 +164,18 @@ return {
     local rep = S:sub(1, P + e1.off) .. string.pack("<i4i4", q[1][1], q[1][2]) .. S:sub(P + e1.off + 9)
     load(rep, "queue[1].x", q[1][1] .. "," .. q[1][2])
     load(set("nqueue", string.pack("<I4", 5)), "nqueue", "5")
+    -- the sections' own words (SNAP-019 (a), (b)): a version other than 1, a length past the
+    -- end of the data, a length other than the payload's, for the SLOT section (at byte 72)
+    -- and for the TCAC section
+    for k, at in ipairs({ 73, tag }) do
+      local sec = "sections[" .. (k - 1) .. "]."
+      local len = string.unpack("<I8", S, at + 8)
+      local function with(off, packed) return S:sub(1, at + off - 2) .. packed .. S:sub(at + off - 1 + #packed) end
+      load(with(5, string.pack("<I4", 2)), sec .. "version", "2")
+      load(with(5, string.pack("<I4", 0)), sec .. "version", "0")
+      load(with(9, string.pack("<I8", 1 << 40)), sec .. "length", tostring(1 << 40))
+      load(with(9, string.pack("<I8", len + 4)) .. "\0\0\0\0", sec .. "length", tostring(len + 4))
+    end
     -- every failure left the cache as it was; the unedited bytes load and save the same
     t:check(unhex(t:call("tilecache.snapshot_save", { cache = c }).bytes) == S, "failed loads change nothing (SNAP-021)")
     t:call("tilecache.snapshot_load", { cache = c, bytes = tohex(S) })
