@@ -1,7 +1,8 @@
 -- conformance/scenarios/format/mesh-out-of-memory.lua
 -- The out-of-memory paths of the TiledNavMesh's operations (MESH-001: a failed operation
 -- changes nothing; out of memory is out_of_memory `mesh`), reached through the test-only knob
--- fail_alloc (CONF-059): for AddTile (into a fresh slot and next to tiles it links to),
+-- fail_alloc (CONF-059): for AddTile (into a fresh slot, next to tiles it links to, and into
+-- the slot a removal left stored at generation 2),
 -- ReplaceTile, RemoveTile, RestoreState (SNAP-008: field `snapshot`) and Deserialize
 -- (MESH-070: no mesh made, no handle used up), for every k from 1 until the request
 -- succeeds, the k-th counted allocation fails; the answer is out_of_memory naming the
@@ -77,6 +78,10 @@ return {
     t:checkpoint("replaced", "mesh", save(m))
     sweep("remove", "mesh.remove_tile", { mesh = m, x = 0, z = 0, layer = 0 }, rep("mesh", 6), true)
     t:checkpoint("removed", "mesh", save(m))
+    -- AddTile into the slot the removal left stored (generation 2, MESH-014): a failed add
+    -- leaves that slot empty at its generation, not erased and not occupied
+    sweep("add-stored-slot", "mesh.add_tile", { mesh = m, tile = A }, rep("mesh", 19), true)
+    t:checkpoint("added-back", "mesh", save(m))
     sweep("restore", "mesh.snapshot_load", { mesh = m, bytes = snap }, rep("snapshot", 45), true)
     t:check(save(m) == bytes3, "the restore gives back the saved mesh (SNAP-008)")
 

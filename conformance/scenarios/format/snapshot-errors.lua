@@ -51,6 +51,8 @@ return {
     bad(put(snap, 72, "54434143"), "sections[0].tag", tostring(0x43414354))
     bad(put(snap, 76, "02"), "sections[0].version", "2")
     bad(put(snap, 96, "01"), "free[0].generation", "1")
+    bad(put(snap, 88, "09"), "nfree", "9") -- more records than max_tiles (8)
+    bad(put(snap, 100, "09"), "ntiles", "9")
     bad(put(snap, 104, "08"), "tiles[0].slot", "8")
     bad(put(snap, 104, "01"), "tiles[0].slot", "1")
     bad(put(snap, 108, "00"), "tiles[0].generation", "0")
