@@ -136,6 +136,14 @@ return {
                    { kind = "out_of_range", field = "size", value = "-1" })
     t:expect_error("level.generate", { name = "dungeon", seed = "0000000000000000", size = 9 },
                    { kind = "out_of_range", field = "size", value = "9" })
+    -- every level's size range (LVL-030 .. LVL-060) exceeded by one at both ends
+    for _, lv in ipairs({ { "terrain", 1, 1024 }, { "city", 1, 16 }, { "stairs", 1, 64 },
+                          { "dungeon", 10, 128 }, { "hills", 1, 256 } }) do
+      for _, size in ipairs({ lv[2] - 1, lv[3] + 1 }) do
+        t:expect_error("level.generate", { name = lv[1], seed = "0000000000000000", size = size },
+                       { kind = "out_of_range", field = "size", value = tostring(size) })
+      end
+    end
     local s = copy(base)
     s.max_slope = 85
     t:expect_error("level.generate", { name = "stairs", seed = "0000000000000000", size = 2, settings = s },
