@@ -878,4 +878,31 @@ function M.scenario(level, other)
   }
 end
 
+-- Small hand-made caches (tilecache-state-errors, -generation-wrap, -out-of-memory): the
+-- Humanoid preset with unit cells, agent radius 0, height 2, climb 1, the layers partition,
+-- MinRegionArea 2, MergeRegionArea 0, no detail samples, `tile_cells` cells a tile.
+function M.unit_settings(t, tile_cells)
+  local s = t:call("settings.preset", { name = "Humanoid" }).settings
+  s.cell_size, s.cell_height = 1, 1
+  s.agent_radius, s.agent_height, s.agent_climb = 0, 2, 1
+  s.tile_cells = tile_cells
+  s.partition = "layers"
+  s.min_region_area, s.merge_region_area = 2, 0
+  s.detail_sample_distance = 0
+  return s
+end
+
+-- Solid columns for tilecache.heightfield: w x d columns, a wall 30 high (area 0) on the
+-- outer ring, floor 10 high (area 1) inside.
+function M.walled_columns(w, d)
+  local spans = {}
+  for z = 0, d - 1 do
+    for x = 0, w - 1 do
+      local wall = x == 0 or z == 0 or x == w - 1 or z == d - 1
+      spans[#spans + 1] = { wall and { 0, 30, 0 } or { 0, 10, 1 } }
+    end
+  end
+  return { origin = { 0, 0, 0 }, width = w, depth = d, spans = spans }
+end
+
 return M

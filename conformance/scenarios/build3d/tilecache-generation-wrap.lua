@@ -22,16 +22,7 @@ local function unhex(h) return (h:gsub("..", function(x) return string.char(tonu
 local function tohex(b) return (b:gsub(".", function(c) return string.format("%02x", c:byte()) end)) end
 local GEN_MAX = (1 << 22) - 1
 
-local function columns(w, d)
-  local spans = {}
-  for z = 0, d - 1 do
-    for x = 0, w - 1 do
-      local wall = x == 0 or z == 0 or x == w - 1 or z == d - 1
-      spans[#spans + 1] = { wall and { 0, 30, 0 } or { 0, 10, 1 } }
-    end
-  end
-  return { origin = { 0, 0, 0 }, width = w, depth = d, spans = spans }
-end
+local columns = require("tilecache").walled_columns
 
 local function ref(gen, slot, poly) return string.format("%016x", (gen << 42) | (slot << 20) | poly) end
 
@@ -39,13 +30,7 @@ return {
   title = "Tile cache: a slot's generation wraps to 1 when Update removes its tile (MESH-011)",
   clauses = { "MESH-011", "MESH-012", "MESH-014", "RT-061", "SNAP-001", "SNAP-010", "SNAP-011", "RT-133" },
   run = function(t)
-    local s = t:call("settings.preset", { name = "Humanoid" }).settings
-    s.cell_size, s.cell_height = 1, 1
-    s.agent_radius, s.agent_height, s.agent_climb = 0, 2, 1
-    s.tile_cells = 6
-    s.partition = "layers"
-    s.min_region_area, s.merge_region_area = 2, 0
-    s.detail_sample_distance = 0
+    local s = require("tilecache").unit_settings(t, 6)
     local COLS = columns(11, 11)
     local first = t:call("tilecache.heightfield", { settings = s, columns = COLS })
     local first_mesh = t:call("mesh.save", { mesh = first.cache + 1 }).bytes

@@ -95,15 +95,9 @@ return {
   clauses = { "CONF-059", "CONF-014", "CONF-010", "RT-061", "RT-065", "RT-101", "RT-133",
               "RT-154", "MESH-001" },
   run = function(t)
-    local s = t:call("settings.preset", { name = "Humanoid" }).settings
-    s.cell_size, s.cell_height = 1, 1
-    s.agent_radius, s.agent_height, s.agent_climb = 0, 2, 1
-    s.tile_cells = 8
-    s.partition = "layers"
-    s.min_region_area, s.merge_region_area = 2, 0
+    local s = require("tilecache").unit_settings(t, 8)
     s.max_simplification_error = 0.4
     s.max_edge_len = 0
-    s.detail_sample_distance = 0
     local b = t:call("tilecache.heightfield", { settings = s, columns = columns(MAP) })
     local c, m = b.cache, b.mesh
     -- a control cache with the same history, never armed: its last-built areas (not in a

@@ -15,16 +15,7 @@
 local function unhex(h) return (h:gsub("..", function(x) return string.char(tonumber(x, 16)) end)) end
 local function tohex(b) return (b:gsub(".", function(c) return string.format("%02x", c:byte()) end)) end
 
-local function columns(w, d)
-  local spans = {}
-  for z = 0, d - 1 do
-    for x = 0, w - 1 do
-      local wall = x == 0 or z == 0 or x == w - 1 or z == d - 1
-      spans[#spans + 1] = { wall and { 0, 30, 0 } or { 0, 10, 1 } }
-    end
-  end
-  return { origin = { 0, 0, 0 }, width = w, depth = d, spans = spans }
-end
+local columns = require("tilecache").walled_columns
 
 local OBST = {
   { shape = "cylinder", center = { 3.5, 5, 3.5 }, radius = 1.25, height = 10 },
@@ -85,13 +76,7 @@ return {
   title = "Tile cache RestoreState: every TCAC field cut, edited and named (SNAP-016 .. SNAP-019)",
   clauses = { "SNAP-003", "SNAP-016", "SNAP-017", "SNAP-019", "SNAP-021", "SNAP-022", "RT-133" },
   run = function(t)
-    local s = t:call("settings.preset", { name = "Humanoid" }).settings
-    s.cell_size, s.cell_height = 1, 1
-    s.agent_radius, s.agent_height, s.agent_climb = 0, 2, 1
-    s.tile_cells = 6
-    s.partition = "layers"
-    s.min_region_area, s.merge_region_area = 2, 0
-    s.detail_sample_distance = 0
+    local s = require("tilecache").unit_settings(t, 6)
     local r = t:call("tilecache.heightfield", { settings = s, columns = columns(11, 11) })
     local c = r.cache
     for _, o in ipairs(OBST) do t:call("tilecache.add_obstacle", { cache = c, obstacle = o }) end
