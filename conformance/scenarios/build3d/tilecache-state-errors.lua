@@ -10,7 +10,9 @@
 --     queue entries of no cached tile or repeated, next ids 0, a volume that fails SPAN-031;
 --   * given a section version other than 1 or a section length past the end or other than
 --     its payload's, in either section (SNAP-019 (a), (b));
---   * restored unedited (it loads, and saves the same bytes, SNAP-022).
+--   * restored unedited (it loads, and saves the same bytes, SNAP-022);
+--   * and a volume given -0.0 coordinates is stored with +0.0 (RT-040): its cache's
+--     snapshot loads again.
 -- Every failed load leaves the snapshot of the cache as it was (SNAP-021).
 local function unhex(h) return (h:gsub("..", function(x) return string.char(tonumber(x, 16)) end)) end
 local function tohex(b) return (b:gsub(".", function(c) return string.format("%02x", c:byte()) end)) end
@@ -166,5 +168,14 @@ return {
     t:call("tilecache.snapshot_load", { cache = c, bytes = tohex(S) })
     t:check(unhex(t:call("tilecache.snapshot_save", { cache = c }).bytes) == S, "a restore saves the same bytes (SNAP-022)")
     t:call("drop", { handle = c })
+    -- RT-040: a volume given -0.0 coordinates is stored with +0.0, so its snapshot holds no
+    -- -0.0 and loads again (SNAP-019 rejects -0.0 in every f64)
+    local c2 = t:call("tilecache.heightfield", { settings = s, columns = columns(11, 11) }).cache
+    t:call("tilecache.add_volume", { cache = c2, volume = {
+      points = { { -0.0, -0.0 }, { 4.5, -0.0 }, { 4.5, 4.5 }, { -0.0, 4.5 } }, ymin = -0.0, ymax = 12, area = 5 } })
+    local S2 = t:call("tilecache.snapshot_save", { cache = c2 }).bytes
+    t:call("tilecache.snapshot_load", { cache = c2, bytes = S2 })
+    t:check(t:call("tilecache.snapshot_save", { cache = c2 }).bytes == S2, "-0.0 stored as +0.0: the snapshot loads and saves the same")
+    t:call("drop", { handle = c2 })
   end,
 }
