@@ -63,6 +63,26 @@ return {
     local other = t:call("mesh.create", { tiling = TILING, walkable_climb = 0.75, max_tiles = 8 }).handle
     t:expect_error("mesh.snapshot_load", { mesh = other, bytes = snap },
                    { kind = "format", field = "params.walkable_climb", value = "0.5" })
+    -- every tiling field in MESH-005's order, each differing alone: the snapshot names it
+    -- (SNAP-006: params.tiling.<field>, the snapshot's value), and AddTile of the source's
+    -- tile names it too (MESH-005: argument tiling.<field>, the tile's value)
+    local function tiling_with(k, v)
+      local ti = { origin = { TILING.origin[1], TILING.origin[2], TILING.origin[3] } }
+      for key, val in pairs(TILING) do if key ~= "origin" then ti[key] = val end end
+      if k:sub(1, 6) == "origin" then ti.origin[tonumber(k:sub(8, 8)) + 1] = v else ti[k] = v end
+      return ti
+    end
+    local tile00 = t:call("tile.create", square(0, 0, 0, 0)).handle
+    for _, f in ipairs({ { "origin[0]", 1, "0" }, { "origin[1]", 1, "0" }, { "origin[2]", 1, "0" },
+                         { "cell_size", 0.25, "0.5" }, { "cell_height", 0.5, "0.25" },
+                         { "tile_cells", 16, "8" }, { "max_verts_per_poly", 5, "6" } }) do
+      local o = t:call("mesh.create", { tiling = tiling_with(f[1], f[2]), walkable_climb = 0.5, max_tiles = 8 }).handle
+      t:expect_error("mesh.snapshot_load", { mesh = o, bytes = snap },
+                     { kind = "format", field = "params.tiling." .. f[1], value = f[3] })
+      t:expect_error("mesh.add_tile", { mesh = o, tile = tile00 },
+                     { kind = "argument", field = "tiling." .. f[1], value = f[3] })
+      t:call("drop", { handle = o })
+    end
     t:check(t:call("mesh.save", { mesh = m }).bytes == before, "failed loads change nothing")
     t:checkpoint("target-after", "mesh", t:call("mesh.save", { mesh = m }).bytes)
     -- and the good snapshot still loads
