@@ -95,10 +95,6 @@ op_status opr_filter(const op_chf *chf, const uint32_t *lab, uint32_t nids,
 op_status opr_filter_layered(const op_chf *chf, const uint32_t *lab, uint32_t nids,
                              const uint16_t *layer, uint32_t min_region_area,
                              op_regions *out, op_error *err);
-/* The numbering rule of REG-150 alone: lab -> out->reg, out->nregions; OP_E_LIMIT above
-** OP_REG_MAX_REGIONS. */
-op_status opr_number(const uint32_t *lab, uint32_t nids, op_regions *out,
-                     op_error *err);
 
 /* The sweep of REG-051 .. REG-056 (regions_monotone.c), shared with the layer partition
 ** (REG-071: any_area = 1, no ring). lab: 0 or OP_REG_WORK_BORDER on entry; labels every

@@ -314,12 +314,6 @@ static op_status number_mapped(const uint32_t *lab, const uint32_t *fin, uint32_
   return OP_OK;
 }
 
-/* REG-150: ordinary ids renumbered 1.. in the order of each region's first span. */
-op_status opr_number(const uint32_t *lab, uint32_t nids, op_regions *out,
-                     op_error *err) {
-  return number_mapped(lab, NULL, nids, out, err);
-}
-
 /* The one pass of filter over the spans and their links (see the file's header): counts
 ** and areas per id, REG-102/REG-103's keep, REG-100's unions in par, and when merging the
 ** pairs of REG-111 (pa) and REG-112 (po). layer: REG-105's restriction (no merging then).
