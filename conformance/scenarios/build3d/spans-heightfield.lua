@@ -105,6 +105,9 @@ return {
     bad(function(c) c.spans[1] = { -1, 5, 63 } end, "out_of_range", "columns.spans[0].ymin")
     bad(function(c) c.spans[1] = { 5, 5, 63 } end, "out_of_range", "columns.spans[0].ymax")
     bad(function(c) c.spans[1] = { 0, 5, 64 } end, "out_of_range", "columns.spans[0].area")
+    -- the span's top, origin.y + ymax * CellHeight, beyond 2^21 (0.1 above it here)
+    bad(function(c) c.origin = { 0, 2097151, 0 }; c.spans[1] = { 0, 11, 63 } end, "out_of_range",
+        "columns.spans[0].ymax")
     bad(function(c) c.spans = { { 0, 5, 63 }, { 5, 8, 63 } }; c.col_start = { 0, 2 } end,
         "argument", "columns.spans[1].ymin")
     -- tile out of range: gx0 = tx * 64 - 5 below -2^30 (SPAN-102)
