@@ -7,9 +7,9 @@
 -- 2^22 - 1 or 2^22 - 2. A box obstacle then covers every cell of tile (0, 0), so Update
 -- removes that tile (its layer makes no polygon):
 --   * from 2^22 - 1 the slot wraps to generation 1, which is no state at all (SNAP-001):
---     the cache's snapshot has no empty-slot record and equals the first build's but for
---     the tile, and once the obstacle is removed again Update adds the tile back into slot 0
---     at generation 1: the mesh is the first build's, byte for byte;
+--     the cache's snapshot has no empty-slot record, and once the obstacle is removed again
+--     Update adds the tile back into the lowest free slot, 0 (MESH-012), at generation 1:
+--     the mesh is the first build's, byte for byte;
 --   * from 2^22 - 2 the empty slot has generation 2^22 - 1, which the snapshot records
 --     (SNAP-011), and the tile comes back at that generation.
 -- A port whose batch path does not wrap, or records an empty slot of generation 1, fails
