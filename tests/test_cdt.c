@@ -7,6 +7,7 @@
 ** enumeration of all triples (G2D-203, G2D-204), Euler's count of triangles of a
 ** convex hull, and exact area sums.
 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,6 +299,57 @@ OPT_TEST(collinear_only, "G2D-200") {
   g2_cdt_free(&c);
 }
 
+/* The work count (G2D section 6.3, informative; issue 17): a ring of two long rows of
+** points, n + 1 per row, zigzagging by one unit, `height` apart. Returns the triangles
+** created per point while building its triangulation, 0 on failure. */
+static double rows_work(uint32_t n, int64_t height) {
+  size_t np = 2 * ((size_t)n + 1);
+  g2_point *p = malloc(np * sizeof *p);
+  g2_seg *s = malloc(np * sizeof *s);
+  if (!p || !s) { free(p); free(s); return 0; }
+  for (uint32_t i = 0; i <= n; i++) { /* sorted by G2D-010: x, then the lower row first */
+    p[2 * i].x = p[2 * i + 1].x = i;
+    p[2 * i].y = i % 2;
+    p[2 * i + 1].y = height + i % 2;
+  }
+  size_t ns = 0; /* the ring: both rows, closed at x = 0 and x = n */
+  for (uint32_t i = 0; i < n; i++) {
+    g2_seg lo = {2 * i, 2 * i + 2, G2_SEG_BOUNDARY, 1}, hi = {2 * i + 1, 2 * i + 3,
+                                                               G2_SEG_BOUNDARY, -1};
+    s[ns++] = lo;
+    s[ns++] = hi;
+  }
+  g2_seg l = {0, 1, G2_SEG_BOUNDARY, -1}, r = {2 * n, 2 * n + 1, G2_SEG_BOUNDARY, 1};
+  s[ns++] = l;
+  s[ns++] = r;
+  g2_pslg g = mk(p, np, s, ns);
+  g2_cdt c;
+  double w = 0;
+  if (g2_cdt_build(&g, &c, NULL) == OP_OK && c.ntris > np / 2) w = (double)c.made / np;
+  g2_cdt_free(&c);
+  free(p);
+  free(s);
+  return w;
+}
+
+/* Counted, never timed: the triangles created per point stay bounded as the rows grow
+** 8-fold, for a thin strip and for rows as far apart as they are long. A Hilbert order
+** alone re-flips a fan of O(n) triangles at each insertion here (per-point work grew
+** about 2x per doubling, 10 s for 32,770 points); the biased randomised order of
+** cdt.c keeps it near constant. */
+OPT_TEST(rows_work_linear, "G2D-205") {
+  const int64_t heights[2] = {64, 0};
+  for (int k = 0; k < 2; k++) {
+    double w512 = rows_work(512, heights[k] ? heights[k] : 512);
+    double w4096 = rows_work(4096, heights[k] ? heights[k] : 4096);
+    fprintf(stderr, "  rows height %s: %.2f triangles per point at 1,026 points, %.2f at 8,194\n",
+            heights[k] ? "64" : "n", w512, w4096);
+    OPT_CHECK(w512 > 0 && w4096 > 0);
+    OPT_CHECK(w4096 < 40);
+    OPT_CHECK(w4096 < 1.5 * w512);
+  }
+}
+
 OPT_MAIN_BEGIN
 OPT_RUN(incircle_exact_large);
 OPT_RUN(square_tie_rule);
@@ -309,4 +361,5 @@ OPT_RUN(segment_order_irrelevant);
 OPT_RUN(segment_through_point_rejected);
 OPT_RUN(constrained_locally_delaunay);
 OPT_RUN(collinear_only);
+OPT_RUN(rows_work_linear);
 OPT_MAIN_END

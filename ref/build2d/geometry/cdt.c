@@ -132,6 +132,7 @@ typedef struct cdt {
   uint32_t *stack; /* flip stack of triangles and edge numbers (2 per entry) */
   size_t nstack, capstack;
   op_alloc_count *al; /* CONF-059: NULL, or the counter of every allocation below */
+  uint64_t made;      /* triangles created so far, flips included (the work count) */
 } cdt;
 
 static uint64_t ekey(uint32_t u, uint32_t v) { return (((uint64_t)u << 32) | v) + 1; }
@@ -200,6 +201,7 @@ static void emap_del(emap *m, uint32_t u, uint32_t v) { /* backward-shift deleti
 
 static uint32_t tri_new(cdt *c, uint32_t a, uint32_t b, uint32_t d) {
   uint32_t t = c->nfree ? c->freel[--c->nfree] : (uint32_t)c->nt++;
+  c->made++;
   c->v[3 * t] = a;
   c->v[3 * t + 1] = b;
   c->v[3 * t + 2] = d;
@@ -248,8 +250,13 @@ static int flip_loop(cdt *c);
 /* Builds some triangulation of the convex hull: points in index order, each joined to
 ** the hull edges it sees strictly. Returns 0 (also when all points are collinear: no
 ** triangles), -1 on a broken precondition. */
-/* Insertion order (speed only, G2D-205): points along a Hilbert curve over the bounding
-** box, so that each point is found by a short walk from the previous one. */
+/* Insertion order (speed only, G2D-205): a biased randomised insertion order. Each point
+** draws a round from a hash of its number (round r holds about a 2^-(r+1) share of the
+** points, the largest round first), and within a round the points follow a Hilbert curve
+** over the bounding square, so that each point is found by a short walk from the previous
+** one. The random rounds bound the expected flips per point whatever the input's shape; a
+** Hilbert order alone lets an input of two long rows of points re-flip a fan of O(n)
+** triangles at every insertion. */
 static uint64_t hilbert(uint32_t x, uint32_t y) { /* 16-bit x, y -> 32-bit index */
   uint64_t d = 0;
   for (uint32_t s = 1u << 15; s; s >>= 1) {
@@ -263,12 +270,25 @@ static uint64_t hilbert(uint32_t x, uint32_t y) { /* 16-bit x, y -> 32-bit index
   return d;
 }
 
-typedef struct hkey { uint64_t h; uint32_t i; } hkey;
+typedef struct hkey { uint32_t r; uint64_t h; uint32_t i; } hkey;
 
 static int hkey_cmp(const void *pa, const void *pb) {
   const hkey *a = pa, *b = pb;
+  if (a->r != b->r) return a->r > b->r ? -1 : 1; /* the rarest round first */
   if (a->h != b->h) return a->h < b->h ? -1 : 1;
   return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/* The round of point i: the count of trailing zero bits of a mixing hash of i (the
+** SplitMix64 finaliser), at most 32. Fixed by i alone, so the cost is reproducible. */
+static uint32_t brio_round(uint32_t i) {
+  uint64_t z = (uint64_t)i + 0x9E3779B97F4A7C15u;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+  z ^= z >> 31;
+  uint32_t r = 0;
+  while (r < 32 && !(z & 1)) { z >>= 1; r++; }
+  return r;
 }
 
 /* 16-bit cell of coordinate v in [lo, hi]. */
@@ -364,8 +384,10 @@ static int build_dt(cdt *c) {
     if (p[i].y < y0) y0 = p[i].y;
     if (p[i].y > y1) y1 = p[i].y;
   }
+  int64_t side = x1 - x0 > y1 - y0 ? x1 - x0 : y1 - y0; /* the bounding square */
   for (size_t i = 0; i < n; i++) {
-    o[i].h = hilbert(cell16(p[i].x, x0, x1), cell16(p[i].y, y0, y1));
+    o[i].r = brio_round((uint32_t)i);
+    o[i].h = hilbert(cell16(p[i].x, x0, x0 + side), cell16(p[i].y, y0, y0 + side));
     o[i].i = (uint32_t)i;
   }
   qsort(o, n, sizeof *o, hkey_cmp);
@@ -665,6 +687,7 @@ op_status g2_cdt_build_counted(const g2_pslg *g, op_alloc_count *al, g2_cdt *out
   canonical_order(&c, nt, o, map, &r); /* G2D-207 */
   windings(&c, g, &r, queue, seen);     /* G2D-206 */
   free(o); free(map); free(queue); free(seen);
+  r.made = c.made;
   cdt_release(&c);
   *out = r;
   return OP_OK;

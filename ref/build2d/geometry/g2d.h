@@ -155,6 +155,8 @@ typedef struct g2_cdt {
   uint32_t *nei;  /* owned, 3 * ntris */
   uint8_t *cons;  /* owned, ntris */
   int32_t *wind;  /* owned, ntris */
+  uint64_t made;  /* triangles created while building, flips included: the work count
+                  ** that tests bound (informative, G2D section 6.3) */
 } g2_cdt;
 void g2_cdt_free(g2_cdt *c); /* NULL-safe; zeroes the struct */
 op_status g2_cdt_build(const g2_pslg *g, g2_cdt *out, op_error *err);
