@@ -5,7 +5,7 @@ mutate.lua -- mutation testing of the reference (ref/) against the conformance m
 
   lua5.4 scripts/mutate.lua [--seed S] [--sample N | --all] [--files GLOB[,GLOB]] [--jobs J]
                             [--out DIR] [--work DIR] [--unit] [--timeout-factor F]
-                            [--list] [--no-vendor] [--ratchet FILE]
+                            [--list] [--no-vendor] [--ratchet FILE] [--sanitize]
 
 The source tree is never modified. The tree (without build*/, out/, .git) is copied into a
 scratch directory (--work, default /tmp/onepath-mutate-$USER/jK), one plain build is
@@ -20,6 +20,12 @@ timeout of F (default 10) times the clean run, and the file is restored. Outcome
   Ignored       listed in tests/mutation/equivalent.tsv, with the reason (not run, not counted)
 Score = (Killed + Timeout) / (Killed + Timeout + Survived). With --unit, each survivor is
 also run against the unit tests (tests/test_*.c), to tell "killed only by unit tests" apart.
+With --sanitize, each survivor is rebuilt in a second build of the copy (-DOP_SANITIZE=ON,
+target op-conform_asan: ASan and UBSan, every report fatal) and the matrix is run again
+there; a failure is Killed with "sanitizer build" in its detail. This is still the matrix
+alone: a mutant that reads past an array or overflows a signed integer without changing an
+answer of the plain build is caught by the matrix's sanitizer run (ctest
+conformance/inprocess_asan), as a port's own memory error would be by its own tooling.
 
 The operators and the sample rule (a deterministic function of the seed) are in the header
 of scripts/lib/mutants.lua. --jobs J splits the sample by file over J workers, each with its
@@ -92,6 +98,7 @@ do
     elseif a == "--out" then opt.out = val()
     elseif a == "--work" then opt.work = val()
     elseif a == "--unit" then opt.unit = true
+    elseif a == "--sanitize" then opt.sanitize = true
     elseif a == "--timeout-factor" then opt.tfactor = tonumber(val()) or die("--timeout-factor wants a number")
     elseif a == "--list" then opt.list = true
     elseif a == "--resume" then opt.resume = true
@@ -300,6 +307,9 @@ for _, p in ipairs(F.walk(TREE, "tests")) do
   if name then UNIT_TESTS[#UNIT_TESTS + 1] = name end
 end
 
+-- The sanitizer build's environment: every report ends the run (as in ctest).
+local SAN_ENV = "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1"
+
 -- Copies the tree into work/src, configures work/build once, builds op-conform, checks
 -- the clean matrix; returns the paths and the clean run's time in seconds.
 local function setup(work)
@@ -357,7 +367,29 @@ local function setup(work)
   -- a runner without --fail-fast (an older tree) runs every scenario of each mutant
   local ff = run(string.format("%s/op-conform run --quiet --fail-fast --filter @no-such-scenario@ --source %s >/dev/null 2>&1",
     shq(bld), shq(src))) == 0
-  return src, bld, dt, ff
+  local san
+  if opt.sanitize then -- the second build, for survivors (--sanitize)
+    san = { dir = work .. "/build-san" }
+    if not F.is_file(san.dir .. "/build.ninja") then
+      local gen = run("command -v ninja >/dev/null 2>&1") == 0 and "-G Ninja" or ""
+      if run(string.format("cmake %s -S %s -B %s -DOP_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo " ..
+          "'-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG' >%s 2>&1",
+          gen, shq(src), shq(san.dir), shq(work .. "/configure-san.log"))) ~= 0 then
+        die("configure of the sanitizer build failed: see " .. work .. "/configure-san.log")
+      end
+    end
+    if run(string.format("cmake --build %s --target op-conform_asan -j%d >%s 2>&1", shq(san.dir), j,
+        shq(work .. "/build-san.log"))) ~= 0 then
+      die("the clean copy's sanitizer build fails: see " .. work .. "/build-san.log")
+    end
+    local t1 = now()
+    if run(string.format("%s %s/op-conform_asan run --quiet --source %s >%s 2>&1", SAN_ENV, shq(san.dir), shq(src),
+        shq(work .. "/clean-san.log"))) ~= 0 then
+      die("the clean copy fails the matrix in the sanitizer build: see " .. work .. "/clean-san.log")
+    end
+    san.clean = now() - t1
+  end
+  return src, bld, dt, ff, san
 end
 
 -- Runs the mutants of list in work; returns {id = {status, detail, secs}}.
@@ -379,8 +411,9 @@ local function run_mutants(list, work, tag, partial)
     end
     return results
   end
-  local src, bld, clean, ff = setup(work)
+  local src, bld, clean, ff, san = setup(work)
   local limit = math.max(10, math.ceil(clean * opt.tfactor))
+  local san_limit = san and math.max(10, math.ceil(san.clean * opt.tfactor))
   log("mutate%s: clean matrix %.1f s, timeout %d s, %d mutants%s", tag, clean, limit, #list,
     ff and "" or " (the runner has no --fail-fast)")
   local results, touched_now = {}, {}
@@ -427,6 +460,24 @@ local function run_mutants(list, work, tag, partial)
             detail = scen and ("scenario " .. scen) or ("exit " .. rc)
           end
         end
+        if status == "Survived" and san then -- --sanitize: the matrix again, sanitizers on
+          local rc2 = run(string.format("(ninja -C %s op-conform_asan || cmake --build %s --target op-conform_asan) >%s 2>&1",
+            shq(san.dir), shq(san.dir), shq(logf)))
+          if rc2 == 0 then
+            rc2 = run(string.format("%s timeout -k 5 %d %s/op-conform_asan run --quiet %s --source %s >%s 2>&1",
+              SAN_ENV, san_limit, shq(san.dir), ff and "--fail-fast" or "", shq(src), shq(logf)))
+            local txt2 = F.read_file(logf) or ""
+            if rc2 == 124 or rc2 == 137 then
+              status, detail = "Timeout", "sanitizer build: no result after " .. san_limit .. " s"
+            elseif rc2 ~= 0 then
+              local scen = txt2:match("FAIL%s+(%S+)")
+              local what = txt2:match("ERROR: (%w+Sanitizer: [%w%-]+[%w%- ]*)") or txt2:match("runtime error: ([^\n]+)")
+              status = "Killed"
+              detail = ("sanitizer build: " .. (what or (rc2 >= 128 and ("signal " .. (rc2 - 128)) or ("exit " .. rc2))) ..
+                (scen and (" in " .. scen) or "")):sub(1, 160)
+            end
+          end
+        end
         if status == "Survived" and opt.unit then
           local killers = {}
           if run(string.format("ninja -C %s %s >%s 2>&1", shq(bld), table.concat(UNIT_TESTS, " "), shq(logf))) == 0 then
@@ -453,6 +504,7 @@ local function run_mutants(list, work, tag, partial)
   end
   -- leave the copy built from the clean sources
   run(string.format("ninja -C %s op-conform >/dev/null 2>&1", shq(bld)))
+  if san then run(string.format("ninja -C %s op-conform_asan >/dev/null 2>&1", shq(san.dir))) end
   os.remove(work .. "/touched")
   return results
 end

@@ -56,6 +56,11 @@ return {
                    { kind = "argument", field = "ref", value = ref(1, 1, 0) })
     t:expect_error("mesh.set_poly_area", { mesh = m, ref = ref(1, 0, 0), area = 64 },
                    { kind = "out_of_range", field = "area", value = "64" })
+    -- a reference that resolves to no polygon is refused before the area or flags are read
+    t:expect_error("mesh.set_poly_area", { mesh = m, ref = ref(1, 1, 0), area = 3 },
+                   { kind = "argument", field = "ref", value = ref(1, 1, 0) })
+    t:expect_error("mesh.set_poly_flags", { mesh = m, ref = ref(2, 0, 0), flags = 3 },
+                   { kind = "argument", field = "ref", value = ref(2, 0, 0) })
     t:expect_error("mesh.set_poly_flags", { mesh = m, ref = ref(1, 0, 0), flags = 65536 },
                    { kind = "argument", field = "flags" })
     t:expect_error("mesh.get_poly", { mesh = m, ref = "xyz" }, { kind = "argument", field = "ref" })

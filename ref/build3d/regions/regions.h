@@ -68,8 +68,6 @@ uint16_t opr_blur(const op_chf *chf, const uint16_t *src, uint16_t *dst);
 ** in a column with x < b, x >= width - b, z < b or z >= depth - b (b = border); other
 ** entries untouched. */
 void opr_paint_border(const op_chf *chf, int32_t border, uint32_t *lab);
-/* 1 when column (x, z) lies in the border ring of width border. */
-int opr_in_ring(const op_chf *chf, int32_t border, int32_t x, int32_t z);
 
 /* regions_watershed.c: the watershed partition (REG-020 .. REG-044) that also counts the spans
 ** its level lists visit into *work (NULL: not counted); op_regions_watershed is this without

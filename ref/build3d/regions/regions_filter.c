@@ -25,12 +25,6 @@ void op_regions_free(op_regions *r) {
   memset(r, 0, sizeof *r);
 }
 
-/* REG-012 */
-int opr_in_ring(const op_chf *chf, int32_t border, int32_t x, int32_t z) {
-  int32_t w = chf->grid.width, d = chf->grid.depth;
-  return x < border || z < border || x >= w - border || z >= d - border;
-}
-
 static void paint_column(const op_chf *chf, int32_t x, int32_t z, uint32_t *lab) {
   size_t c = (size_t)z * (size_t)chf->grid.width + (size_t)x;
   for (uint32_t i = chf->cell_index[c], e = i + chf->cell_count[c]; i < e; i++)
