@@ -1,6 +1,6 @@
 -- conformance/scenarios/build3d/detail-threshold.lua
 -- The sampling threshold of DetailSampleDistance, met exactly (build3d-spans.md SPAN-025,
--- build3d-polys.md POLY-203, POLY-353's "at or below 0.9, compared in binary64"): on the
+-- build3d-polys.md POLY-201's "at or below 0.9, compared in binary64", POLY-203): on the
 -- stairs level (Small, watershed), a build at exactly 0.9 samples nothing and equals the
 -- build at 0 byte for byte (no detail meshes); the next binary64 above 0.9 samples with a
 -- step of 1 cell, so its mesh differs (it is the checkpoint). A port comparing with >=
