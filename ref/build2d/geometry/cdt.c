@@ -252,7 +252,7 @@ static int flip_loop(cdt *c);
 ** triangles), -1 on a broken precondition. */
 /* Insertion order (speed only, G2D-205): a biased randomised insertion order. Each point
 ** draws a round from a hash of its number (round r holds about a 2^-(r+1) share of the
-** points, the largest round first), and within a round the points follow a Hilbert curve
+** points, the highest and rarest round first), and within a round the points follow a Hilbert curve
 ** over the bounding square, so that each point is found by a short walk from the previous
 ** one. The random rounds bound the expected flips per point whatever the input's shape; a
 ** Hilbert order alone lets an input of two long rows of points re-flip a fan of O(n)
