@@ -121,6 +121,13 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
                              const op_query_filter *filter, uint32_t max_path, op_query_path *out,
                              op_error *err);
 
+/* FindPathFrom (QRY-074): find path from polygons and node points the caller chose (e.g. by
+** op_query_nearest_poly); no acceptance search. The answer's start and end are the given ones. */
+op_status op_query_find_path_from(op_query *q, op_ref start_poly, const double start[3],
+                                  op_ref end_poly, const double end[3],
+                                  const op_query_filter *filter, uint32_t max_path,
+                                  op_query_path *out, op_error *err);
+
 /* -------------------------------------------------------- straight path (QRY-080 .. QRY-085) */
 
 #define OP_CORNER_START 1u

@@ -229,6 +229,8 @@ static void w_end(opj_w *res, const char *key, const op_query_poly *p, const dou
   opj_w_obj_end(res);
 }
 
+static void w_path(opj_w *res, const op_query_path *p);
+
 /* query.find_path {mesh, start, end, filter?, max_nodes?, max_path?} */
 static op_status op_find_path(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   op_mesh *m;
@@ -247,10 +249,40 @@ static op_status op_find_path(opd_session *s, const opj *args, opj_w *res, op_er
   if (!st) st = new_query(m, nodes, &q, err);
   op_query_path p;
   if (!st) st = op_query_find_path(q, a, b, &f, maxp, &p, err);
-  if (st) {
-    op_query_free(q);
-    return st;
-  }
+  if (!st) w_path(res, &p);
+  op_query_free(q);
+  return st;
+}
+
+/* query.find_path_from {mesh, start_poly, start, end_poly, end, filter?, max_nodes?, max_path?}
+** (QRY-074; its args read as QRY-091 says, max_nodes checked as the query object is made) */
+static op_status op_find_path_from(opd_session *s, const opj *args, opj_w *res, op_error *err) {
+  op_mesh *m;
+  double a[3], b[3];
+  op_ref ra = 0, rb = 0;
+  op_query_filter f;
+  int given;
+  uint32_t nodes = 0, maxp = 0;
+  op_status st = opd_q_get_mesh(s, args, &m, err);
+  if (!st) st = get_ref_v(opj_get(args, "start_poly"), "start_poly", &ra, err);
+  if (!st) st = opd_q_get_point(args, "start", a, err);
+  if (!st) st = get_ref_v(opj_get(args, "end_poly"), "end_poly", &rb, err);
+  if (!st) st = opd_q_get_point(args, "end", b, err);
+  if (!st) st = get_filter(args, &f, &given, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_nodes", OP_QUERY_DEFAULT_NODES, &nodes, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_path", OP_QUERY_DEFAULT_PATH, &maxp, err);
+  op_query *q = NULL;
+  if (!st) st = new_query(m, nodes, &q, err);
+  op_query_path p;
+  if (!st) st = op_query_find_path_from(q, ra, a, rb, b, &f, maxp, &p, err);
+  if (!st) w_path(res, &p);
+  op_query_free(q);
+  return st;
+}
+
+/* the answer of query.find_path and query.find_path_from (QRY-090) */
+static void w_path(opj_w *res, const op_query_path *pp) {
+  const op_query_path p = *pp;
   opj_w_key(res, "status");
   opj_w_str(res, op_path_status_name(p.status));
   w_end(res, "start", &p.start_poly, p.start_point);
@@ -266,8 +298,6 @@ static op_status op_find_path(opd_session *s, const opj *args, opj_w *res, op_er
     opj_w_str(res, op_path_reason_name(p.reason));
     opd_q_w_polys(res, "partial", p.polys, p.npolys);
   }
-  op_query_free(q);
-  return OP_OK;
 }
 
 /* query.straight_path {mesh, start, end, path, crossings?, max_corners?} */
@@ -341,6 +371,7 @@ const opd_op opd_ops_query[] = {
     {"query.closest_point", op_closest},
     {"query.closest_point_boundary", op_closest_boundary},
     {"query.find_path", op_find_path},
+    {"query.find_path_from", op_find_path_from},
     {"query.nearest_poly", op_nearest},
     {"query.poly_height", op_height},
     {"query.straight_path", op_straight},

@@ -47,8 +47,9 @@
 //    every disagreement classified by a re-run that isolates its cause, and the ratio of
 //    straight-path lengths ours / Detour where both found a path.
 // 3. Benchmark, same mesh and pairs, in one run: per query the four calls on each side
-//    (ours: nearest x2 + find path + straight path; our find path also accepts its
-//    endpoints itself, QRY-061, so "ours, 2 calls" is find path + straight path alone).
+//    (ours: nearest x2 + find path from their answers, QRY-074, + straight path, as
+//    Detour's; "ours, 2 calls" is find path, which accepts its endpoints itself, QRY-061, +
+//    straight path).
 //    Best of --reps batches, interleaved, thread CPU time and wall time. Find-path time
 //    against path length: each pair's find path timed alone (monotonic clock, best of the
 //    reps), bucketed by the path's polygon count.
@@ -628,6 +629,7 @@ static std::vector<Pair> make_pairs(const World &W, int n, uint64_t seed) {
 // ------------------------------------------------------------------ the four calls
 
 struct OursAns {
+  bool same_as_find_path;  // QRY-074: find path from the nearest answers = find path
   op_status st;
   op_query_nearest ns, ne;
   op_path_status ps;
@@ -652,15 +654,58 @@ static std::vector<float> g_dcorn(3 * MAX_CORNERS);
 static std::vector<unsigned char> g_dflags(MAX_CORNERS);
 static dtQueryFilter g_filter;
 
-// ours: nearest x2, find path, straight path; returns a checksum-ish value
+// QRY-074's promise, checked on every analysed pair: FindPathFrom of the accepted endpoints
+// answers as FindPath (status, reason, route, cost, nodes, endpoints). fp NULL: FindPathFrom
+// failed or did not run (an endpoint not found), so FindPath must fail too; fp->polys is a
+// copy (the query object's route buffer is reused by the call below).
+static bool same_as_find_path(const World &W, const Pair &p, op_status st_from,
+                              const op_query_path *fp) {
+  op_error e;
+  op_query_path a;
+  op_status st = op_query_find_path(W.q, p.s, p.e, NULL, MAX_PATH, &a, &e);
+  if ((st == OP_OK) != (st_from == OP_OK)) return false;
+  if (st != OP_OK) return true;
+  if (a.status != fp->status || a.reason != fp->reason || a.cost != fp->cost ||
+      a.nodes != fp->nodes || a.npolys != fp->npolys || a.start_poly.ref != fp->start_poly.ref ||
+      a.end_poly.ref != fp->end_poly.ref || memcmp(a.start_point, fp->start_point, 24) ||
+      memcmp(a.end_point, fp->end_point, 24))
+    return false;
+  for (uint32_t i = 0; i < a.npolys; i++)
+    if (a.polys[i].ref != fp->polys[i].ref) return false;
+  return true;
+}
+
+// ours: nearest x2, find path from them (QRY-074), straight path; returns a checksum-ish value
+static inline uint64_t ours_one_run(const World &W, const Pair &p, OursAns *a,
+                                     op_query_path *fpo);
+// the four calls; with a, also the answers, and QRY-074's promise checked (after the straight
+// path, which reads the path from the query object that the check's find path reuses)
 static inline uint64_t ours_one(const World &W, const Pair &p, OursAns *a) {
+  if (!a) return ours_one_run(W, p, NULL, NULL);
+  op_query_path fp;
+  memset(&fp, 0, sizeof fp);
+  uint64_t sum = ours_one_run(W, p, a, &fp);
+  std::vector<op_query_poly> from(fp.polys, fp.polys + fp.npolys);
+  fp.polys = from.data();
+  a->same_as_find_path = same_as_find_path(W, p, a->st, a->st == OP_OK ? &fp : NULL);
+  return sum;
+}
+
+static inline uint64_t ours_one_run(const World &W, const Pair &p, OursAns *a,
+                                     op_query_path *fpo) {
   op_error e;
   op_query_nearest ns, ne;
   op_query_nearest_poly(W.q, p.s, W.extd, NULL, &ns, &e);
   op_query_nearest_poly(W.q, p.e, W.extd, NULL, &ne, &e);
   op_query_path fp;
-  op_status st = op_query_find_path(W.q, p.s, p.e, NULL, MAX_PATH, &fp, &e);
+  // QRY-074: find path from the two nearest answers (the box is QRY-061's, so when both are
+  // found they are the endpoints find path would accept; when one is not, find path fails)
+  op_status st = OP_E_RANGE;
+  if (ns.found && ne.found)
+    st = op_query_find_path_from(W.q, ns.poly.ref, ns.point, ne.poly.ref, ne.point, NULL,
+                                 MAX_PATH, &fp, &e);
   uint64_t sum = ns.poly.ref ^ ne.poly.ref;
+  if (fpo && st == OP_OK) *fpo = fp;
   if (a) {
     a->st = st;
     a->ns = ns;
@@ -827,7 +872,7 @@ static void differential(World &W, const std::vector<Pair> &P, FILE *tsv) {
   // causes of disagreement
   long c_dt_noend = 0, c_dt_nodes = 0, c_endpoint = 0, c_link = 0, c_pathlimit = 0,
        c_unexplained = 0, c_ours_noend = 0, c_ours_nodes = 0;
-  long same_polys = 0, none_both_ground = 0;
+  long same_polys = 0, none_both_ground = 0, same_from = 0;
   std::vector<double> ratios, ratios_same;
   long same_longer = 0, same_longer_border = 0, same_shorter = 0;
   std::vector<DtAns> dts(P.size());
@@ -836,6 +881,7 @@ static void differential(World &W, const std::vector<Pair> &P, FILE *tsv) {
     OursAns &o = os[i];
     DtAns &d = dts[i];
     ours_one(W, P[i], &o);
+    same_from += o.same_as_find_path;
     dt_one(W, P[i], &d);
     nearest_cmp(W, P[i].s, o.ns, d.sref, d.spt, nc);
     nearest_cmp(W, P[i].e, o.ne, d.eref, d.ept, nc);
@@ -969,6 +1015,9 @@ static void differential(World &W, const std::vector<Pair> &P, FILE *tsv) {
   printf("Detour's nearest point outside the search box (ours requires it inside, QRY-051): %ld "
          "(of the Detour-only %ld, of the Detour-nearer %ld).\n\n",
          nc.dt_outside, nc.only_dt_out, nc.dt_nearer_out);
+  printf("Find path from the nearest answers (QRY-074) = find path (QRY-061), every field: "
+         "%ld of %zu pairs%s.\n\n", same_from, P.size(),
+         same_from == (long)P.size() ? "" : " -- QRY-074 BROKEN");
   printf("Find path: both found %ld, both none %ld, ours only %ld, Detour only %ld "
          "(ours: %ld endpoint errors, no_path disconnected %ld, node_limit %ld, path_limit %ld); "
          "same polygon sequence where both found: %ld. Both none with both endpoints below "

@@ -367,6 +367,51 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
   return opq_search(q, &ns, &ne, filter, max_path, out, err);
 }
 
+/* QRY-074: one given endpoint, resolved and filtered. */
+static op_status given_end(op_query *q, op_ref ref, const char *field, const double pt[3],
+                           const op_query_filter *filter, op_query_nearest *out, op_error *err) {
+  opq_poly P;
+  op_status st = opq_poly_get_q(q, ref, field, &P, err);
+  if (st) return st;
+  if (!op_query_filter_passes(filter, P.flags)) {
+    char v[20];
+    snprintf(v, sizeof v, "%016llx", (unsigned long long)ref);
+    return op_fail(err, OP_E_ARGUMENT, field, v, "the polygon does not pass the filter");
+  }
+  out->found = 1;
+  opq_qpoly(&P, &out->poly);
+  memcpy(out->point, pt, sizeof out->point);
+  return OP_OK;
+}
+
+op_status op_query_find_path_from(op_query *q, op_ref start_poly, const double start[3],
+                                  op_ref end_poly, const double end[3],
+                                  const op_query_filter *filter, uint32_t max_path,
+                                  op_query_path *out, op_error *err) {
+  if (!q) return op_fail(err, OP_E_ARGUMENT, "query", "NULL", "query is required");
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "out is required");
+  double sp[3], ep[3];
+  op_status st = opq_check_pos(start, "start", sp, err); /* QRY-074's order */
+  if (!st) st = opq_check_pos(end, "end", ep, err);
+  op_query_filter def;
+  if (!st) {
+    if (!filter) {
+      op_query_filter_init(&def);
+      filter = &def;
+    } else {
+      st = op_query_filter_check(filter, err);
+    }
+  }
+  if (st) return st;
+  if (max_path < 1 || max_path > OP_QUERY_MAX_PATH)
+    return op_fail_i(err, OP_E_RANGE, "max_path", (long long)max_path, "must be in [1, 65536]");
+  opq_begin(q);
+  op_query_nearest ns, ne; /* the node points as given: no acceptance (QRY-061) */
+  if ((st = given_end(q, start_poly, "start_poly", sp, filter, &ns, err))) return st;
+  if ((st = given_end(q, end_poly, "end_poly", ep, filter, &ne, err))) return st;
+  return opq_search(q, &ns, &ne, filter, max_path, out, err);
+}
+
 /* QRY-068, QRY-069 from the given endpoints (polygon and node point each), with a checked
 ** filter; also the corridor's searches (QCR-241, QCR-253). */
 op_status opq_search(op_query *q, const op_query_nearest *sn, const op_query_nearest *en,

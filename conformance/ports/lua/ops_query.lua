@@ -1,5 +1,5 @@
 -- Protocol ops of spec/query.md section 9 (QRY-090 .. QRY-092): query.nearest_poly,
--- query.poly_height, query.closest_point, query.closest_point_boundary, query.find_path,
+-- query.poly_height, query.closest_point, query.closest_point_boundary, query.find_path, query.find_path_from,
 -- query.straight_path. Arguments are read in QRY-090's order, each completely (forms only,
 -- QRY-091); then each query's own checks run in its clause's order.
 local json = require("json")
@@ -166,6 +166,44 @@ return function(OPS, session)
     if not S then fail("out_of_range", "start", xyz_text(s)) end
     local E, ep = Q.nearest(ctx, e, ext, f)
     if not E then fail("out_of_range", "end", xyz_text(e)) end
+    local r = Q.search(ctx, S, sp, E, ep, f, max_nodes, max_path)
+    local out = { start = { poly = poly_out(S), point = point_out(sp) },
+                  ["end"] = { poly = poly_out(E), point = point_out(ep) }, nodes = r.nodes }
+    if r.found then
+      out.status = "found"
+      out.path = list_out(r.path)
+      out.cost = fl(r.cost)
+    else
+      out.status = "no_path"
+      out.reason = r.reason
+      out.partial = list_out(r.partial)
+    end
+    return out
+  end
+
+  OPS["query.find_path_from"] = function(args) -- QRY-074
+    local m = the_mesh(args)
+    local a = args.map
+    local rs = read_u64(a.start_poly, "start_poly")
+    local s = read_pos(a.start, "start")
+    local re = read_u64(a.end_poly, "end_poly")
+    local e = read_pos(a["end"], "end")
+    local f = read_filter(a.filter)
+    local max_nodes = read_int(a.max_nodes, "max_nodes", 0, U32_MAX, 8192)
+    local max_path = read_int(a.max_path, "max_path", 0, U32_MAX, 8192)
+    range(max_nodes, "max_nodes", 1, 65536) -- QRY-091: the query object first (QRY-060)
+    local sp = check_pos(s, "start")
+    local ep = check_pos(e, "end")
+    Q.check_filter(f)
+    range(max_path, "max_path", 1, 65536)
+    local ctx = Q.context(m)
+    local function given(ref, field)
+      local p = Q.resolve(ctx, ref, field)
+      if not Q.passes(f, p) then fail("argument", field, P.u64hex(ref)) end
+      return p
+    end
+    local S = given(rs, "start_poly")
+    local E = given(re, "end_poly")
     local r = Q.search(ctx, S, sp, E, ep, f, max_nodes, max_path)
     local out = { start = { poly = poly_out(S), point = point_out(sp) },
                   ["end"] = { poly = poly_out(E), point = point_out(ep) }, nodes = r.nodes }
