@@ -19,6 +19,9 @@
 /* Stored slots (mesh_internal.h): ascending by index, only those that hold state. The
 ** lookup lives here, below mesh.c and mesh_links.c, which both use it (no call circle). */
 uint32_t opm_lower_slot(const op_mesh *m, uint32_t s) {
+  /* the dense case first: indices strictly ascend, so slot s at position s means every
+  ** position below holds an index below s, and s is the answer of the search */
+  if (s < m->nslots && m->slots[s].index == s) return s;
   uint32_t lo = 0, hi = m->nslots;
   while (lo < hi) { /* binary search: entries [0, lo) are below s, [hi, n) at or above */
     uint32_t mid = lo + (hi - lo) / 2;

@@ -339,11 +339,9 @@ op_status op_query_find_path(op_query *q, const double start[3], const double en
   double sp[3], ep[3];
   op_status st = opq_check_pos(start, "start", sp, err); /* QRY-061 */
   if (!st) st = opq_check_pos(end, "end", ep, err);
-  op_query_filter def;
   if (!st) {
     if (!filter) {
-      op_query_filter_init(&def);
-      filter = &def;
+      filter = opq_filter_default();
     } else {
       st = op_query_filter_check(filter, err);
     }
@@ -393,11 +391,9 @@ op_status op_query_find_path_from(op_query *q, op_ref start_poly, const double s
   double sp[3], ep[3];
   op_status st = opq_check_pos(start, "start", sp, err); /* QRY-074's order */
   if (!st) st = opq_check_pos(end, "end", ep, err);
-  op_query_filter def;
   if (!st) {
     if (!filter) {
-      op_query_filter_init(&def);
-      filter = &def;
+      filter = opq_filter_default();
     } else {
       st = op_query_filter_check(filter, err);
     }

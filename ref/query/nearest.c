@@ -204,10 +204,8 @@ op_status op_query_nearest_poly(op_query *q, const double center[3], const doubl
       return op_fail_d(err, OP_E_RANGE, names[k], v, "must be finite and in (0, 2^22]");
     h[k] = v;
   }
-  op_query_filter def;
   if (!filter) {
-    op_query_filter_init(&def);
-    filter = &def;
+    filter = opq_filter_default();
   } else if ((st = op_query_filter_check(filter, err))) {
     return st;
   }
