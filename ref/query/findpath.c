@@ -480,7 +480,7 @@ op_status opq_search(op_query *q, const op_query_nearest *sn, const op_query_nea
       } else {
         const opq_ftile *be;
         if ((st = read_nb(q, x, b, &B, &be, err))) return st;
-        if (!op_query_filter_passes(filter, B.flags)) continue; /* QRY-062 */
+        if (!opq_passes(filter, B.flags)) continue; /* QRY-062 */
         if (b == ne.poly.ref) memcpy(pb, E, sizeof pb);
         else nb_centre(be, &B, pb);
         cost_b = filter->area_cost[B.area];

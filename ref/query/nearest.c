@@ -120,7 +120,7 @@ static int eval_cand(const opq_ntref *t, uint32_t i, const op_query_filter *f, c
   P->n = P->p->nverts;
   P->ref = t->te.base + i; /* MESH-010 */
   P->flags = t->flags[i], P->area = t->area[i]; /* MESH-030: current */
-  if (!op_query_filter_passes(f, P->flags)) return 0; /* QRY-031 */
+  if (!opq_passes(f, P->flags)) return 0; /* QRY-031 */
   opq_closest(P, c, q); /* QRY-051 */
   for (int a = 0; a < 3; a++)
     if (!(lo[a] <= q[a] && q[a] <= hi[a])) return 0;

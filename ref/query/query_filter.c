@@ -39,5 +39,5 @@ op_status op_query_filter_check(const op_query_filter *f, op_error *err) {
 
 /* QRY-031 */
 int op_query_filter_passes(const op_query_filter *f, uint16_t flags) {
-  return (flags & f->include_flags) != 0 && (flags & f->exclude_flags) == 0;
+  return opq_passes(f, flags);
 }

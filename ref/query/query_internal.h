@@ -100,6 +100,11 @@ int opq_closest(const opq_poly *P, const double pos[3], double out[3]);
 void opq_portal(const opq_poly *P, const op_link *lk, double left[3], double right[3]);
 
 /* QRY-020, QRY-021: position checks (copy with -0 made +0); `name` is "start", ... */
+/* QRY-031, inline for the search loops; op_query_filter_passes is this. */
+static inline int opq_passes(const op_query_filter *f, uint16_t flags) {
+  return (flags & f->include_flags) != 0 && (flags & f->exclude_flags) == 0;
+}
+
 /* QRY-030's default filter, a constant (query_filter.c). */
 const op_query_filter *opq_filter_default(void);
 op_status opq_check_pos(const double in[3], const char *name, double out[3], op_error *err);
