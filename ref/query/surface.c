@@ -37,7 +37,9 @@ op_status opq_surf_args(op_query *q, op_ref ref, const double start[3], const do
   return OP_OK;
 }
 
-/* QSF-102 */
+/* QSF-102: a link (MESH-020, MESH-021) whose target passes the filter. The walks of this
+** file read only the links of a polygon (opq_poly's links), never the off-mesh connections
+** of offmesh.c (QRY-070): those are find path's and straight path's alone. */
 int opq_link_open(const op_query *q, const op_link *lk, const op_query_filter *f) {
   uint16_t flags;
   uint8_t area;
