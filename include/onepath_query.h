@@ -261,6 +261,24 @@ op_status op_corridor_move_position(op_corridor *c, op_query *q, const double po
 op_status op_corridor_move_target(op_corridor *c, op_query *q, const double pos[3],
                                   const op_query_filter *filter, uint32_t max_visited,
                                   int *truncated, int *search_truncated, op_error *err);
+/* QCR-223: MoveOverOffmesh. */
+typedef enum op_offmesh_move {
+  OP_OFFMESH_CROSSED = 0,
+  OP_OFFMESH_NO_LINK = 1,
+  OP_OFFMESH_TOO_FAR = 2
+} op_offmesh_move;
+/* "crossed", "no_link", "too_far" */
+const char *op_offmesh_move_name(op_offmesh_move s);
+typedef struct op_corridor_link {
+  double start[3], end[3]; /* the connection's points a (on c[0]) and b (on c[1]) */
+  uint16_t flags;
+  uint8_t area;
+  uint32_t user_id;
+} op_corridor_link;
+/* QCR-223: radius in [0, 2^22]; *link is set only when *status is OP_OFFMESH_CROSSED. */
+op_status op_corridor_move_over_offmesh(op_corridor *c, op_query *q, double radius,
+                                        op_offmesh_move *status, op_corridor_link *link,
+                                        op_error *err);
 /* QCR-230, QCR-231: *corners is owned by q (valid until its next call). */
 op_status op_corridor_find_corners(op_corridor *c, op_query *q, uint32_t max_corners,
                                    const op_query_corner **corners, uint32_t *ncorners,

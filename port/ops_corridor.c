@@ -1,7 +1,7 @@
 /*
 ** ops_corridor.c -- protocol ops of the path corridor (spec/query-corridor.md section 9,
 ** QCR-290 .. QCR-292): corridor.create and corridor.state, and the operations reset, set,
-** move_position, move_target, find_corners, optimize_visibility, optimize_topology,
+** move_position, move_target, move_over_offmesh, find_corners, optimize_visibility, optimize_topology,
 ** is_valid, fix and replan on a corridor of the session and a mesh of the session.
 **
 ** A corridor is a session object (kind corridor, freed by drop). Arguments are decoded in the
@@ -154,6 +154,40 @@ static op_status op_move_position(opd_session *s, const opj *args, opj_w *res, o
 
 static op_status op_move_target(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   return do_move(s, args, res, err, 1);
+}
+
+/* corridor.move_over_offmesh {corridor, mesh, radius} -> {status, link?} (QCR-223) */
+static op_status op_over_offmesh(opd_session *s, const opj *args, opj_w *res, op_error *err) {
+  op_corridor *c;
+  op_mesh *m;
+  double radius = 0;
+  op_status st = get_head(s, args, &c, &m, err);
+  if (!st && opj_double(opj_get(args, "radius"), &radius))
+    st = opd_arg_error(err, "radius", "must be a number");
+  op_query *q = NULL;
+  if (!st) st = op_query_create(m, 1, &q, err);
+  op_offmesh_move ms = OP_OFFMESH_NO_LINK;
+  op_corridor_link lk;
+  if (!st) st = op_corridor_move_over_offmesh(c, q, radius, &ms, &lk, err);
+  op_query_free(q);
+  if (st) return st;
+  opj_w_key(res, "status");
+  opj_w_str(res, op_offmesh_move_name(ms));
+  if (ms == OP_OFFMESH_CROSSED) {
+    opj_w_key(res, "link");
+    opj_w_obj_begin(res);
+    opd_q_w_point(res, "start", lk.start);
+    opd_q_w_point(res, "end", lk.end);
+    opj_w_key(res, "flags");
+    opj_w_int(res, lk.flags);
+    opj_w_key(res, "area");
+    opj_w_int(res, lk.area);
+    opj_w_key(res, "user_id");
+    opj_w_int(res, lk.user_id);
+    opj_w_obj_end(res);
+  }
+  w_state(res, c);
+  return OP_OK;
 }
 
 /* corridor.find_corners {corridor, mesh, max_corners?} -> {corners, truncated} */
@@ -323,6 +357,7 @@ const opd_op opd_ops_corridor[] = {
     {"corridor.find_corners", op_corners},
     {"corridor.fix", op_fix},
     {"corridor.is_valid", op_is_valid},
+    {"corridor.move_over_offmesh", op_over_offmesh},
     {"corridor.move_position", op_move_position},
     {"corridor.move_target", op_move_target},
     {"corridor.optimize_topology", op_topology},

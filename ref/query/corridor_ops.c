@@ -1,7 +1,7 @@
 /*
 ** corridor_ops.c -- the path corridor's operations that run a query (spec/query-corridor.md,
 ** QCR-220 .. QCR-253): MovePosition and MoveTarget (a move along the surface merged into the
-** list), FindCorners (a straight path with three rules), OptimizeVisibility (a raycast and a
+** list), MoveOverOffmesh (the off-mesh link at the head crossed, QCR-223), FindCorners (a straight path with three rules), OptimizeVisibility (a raycast and a
 ** splice), OptimizeTopology (a search in the query object's pool and a splice) and Replan.
 ** Built on spec/query.md and spec/query-surface.md.
 */
@@ -57,6 +57,60 @@ op_status op_corridor_move_target(op_corridor *c, op_query *q, const double pos[
                                   const op_query_filter *filter, uint32_t max_visited,
                                   int *truncated, int *search_truncated, op_error *err) {
   return move(c, q, 1, pos, filter, max_visited, truncated, search_truncated, err);
+}
+
+const char *op_offmesh_move_name(op_offmesh_move s) {
+  switch (s) {
+  case OP_OFFMESH_CROSSED: return "crossed";
+  case OP_OFFMESH_NO_LINK: return "no_link";
+  case OP_OFFMESH_TOO_FAR: return "too_far";
+  default: return "";
+  }
+}
+
+/* QCR-223: the head link of c (QRY-072's connection of the step c[0] -> c[1]), or -1. */
+static int32_t head_link(op_query *q, const opq_poly *P0, op_ref to, op_status *st,
+                         op_error *err) {
+  for (uint32_t k = 0; k < P0->nlinks; k++)
+    if (P0->links[k].target == to) return -1; /* linked: not an off-mesh step */
+  int built = 0;
+  return opq_conn_to(q, P0, to, &built, st, err);
+}
+
+op_status op_corridor_move_over_offmesh(op_corridor *c, op_query *q, double radius,
+                                        op_offmesh_move *status, op_corridor_link *link,
+                                        op_error *err) {
+  op_status st = opq_cor_begin(c, q, 1, err);
+  if (st) return st;
+  if (!status) return op_fail(err, OP_E_ARGUMENT, "status", "NULL", "status is required");
+  if (!(radius >= 0.0 && radius <= 4194304.0))
+    return op_fail_d(err, OP_E_RANGE, "radius", radius, "must be finite in [0, 2^22]");
+  opq_begin(q);
+  opq_poly P0, P1;
+  if ((st = opq_poly_get_q(q, c->polys[0].ref, "path[0]", &P0, err))) return st;
+  if (c->n >= 2 && (st = opq_poly_get_q(q, c->polys[1].ref, "path[1]", &P1, err))) return st;
+  int32_t k = c->n >= 2 ? head_link(q, &P0, P1.ref, &st, err) : -1;
+  if (st) return st;
+  if (k < 0) { /* rule 1 */
+    *status = OP_OFFMESH_NO_LINK;
+    return OP_OK;
+  }
+  const opq_conn *L = &q->conns[k];
+  double dx = c->pos[0] - L->a[0], dz = c->pos[2] - L->a[2];
+  if (dx * dx + dz * dz > radius * radius) { /* rule 2 */
+    *status = OP_OFFMESH_TOO_FAR;
+    return OP_OK;
+  }
+  if (link) { /* rule 3 */
+    memcpy(link->start, L->a, sizeof link->start);
+    memcpy(link->end, L->b, sizeof link->end);
+    link->flags = L->flags, link->area = L->area, link->user_id = L->user_id;
+  }
+  opq_cor_head_point(&P1, L->b, c->pos);
+  memmove(c->polys, c->polys + 1, sizeof *c->polys * (c->n - 1));
+  c->n--;
+  *status = OP_OFFMESH_CROSSED;
+  return OP_OK;
 }
 
 /* QCR-230, QCR-231 */

@@ -59,7 +59,7 @@ static op_status push(op_query *q, const snap *f, const snap *t, const op_offmes
   c->from = f->ref, c->to = t->ref, c->seq = q->nconns++;
   memcpy(c->a, f->q, sizeof c->a);
   memcpy(c->b, t->q, sizeof c->b);
-  c->flags = o->flags, c->area = o->area;
+  c->flags = o->flags, c->area = o->area, c->user_id = o->user_id;
   return OP_OK;
 }
 
@@ -121,4 +121,16 @@ uint32_t opq_conn_first(const op_query *q, op_ref ref) {
     else hi = mid;
   }
   return lo;
+}
+
+/* QRY-072 (query_internal.h) */
+int32_t opq_conn_to(op_query *q, const opq_poly *P, op_ref to, int *built, op_status *st,
+                    op_error *err) {
+  if (!*built) {
+    *built = 1;
+    if ((*st = opq_conns_build(q, err))) return -1;
+  }
+  for (uint32_t c = opq_conn_first(q, P->ref); c < q->nconns && q->conns[c].from == P->ref; c++)
+    if (q->conns[c].to == to) return (int32_t)c;
+  return -1;
 }

@@ -132,6 +132,7 @@ typedef struct opq_conn {
   double a[3], b[3]; /* the snapped points on from and on to */
   uint16_t flags;
   uint8_t area;
+  uint32_t user_id; /* the slot's (FMT-027), for QCR-223's answer */
 } opq_conn;
 
 /* A search node (QRY-068). */
@@ -175,6 +176,10 @@ void opq_begin(op_query *q);
 op_status opq_conns_build(op_query *q, op_error *err);
 /* The first connection of polygon ref in q->conns (q->nconns when it has none). */
 uint32_t opq_conn_first(const op_query *q, op_ref ref);
+/* QRY-072: the index in q->conns of the first connection from P to polygon `to`, or -1 when
+** there is none; *built says whether q->conns is made yet (made on the first need). */
+int32_t opq_conn_to(op_query *q, const opq_poly *P, op_ref to, int *built, op_status *st,
+                    op_error *err);
 
 /* Nearest polygon with a checked filter and checked box (QRY-050 .. QRY-052). */
 op_status opq_nearest(op_query *q, const double c[3], const double h[3],

@@ -146,18 +146,6 @@ static void sections(sp *s, const int32_t *om, const double s0[3], const double 
   }
 }
 
-/* QRY-072: the first connection of P to polygon `to`, or -1; the connections are made on
-** the first need (*built). */
-static int32_t conn_to(op_query *q, const opq_poly *P, op_ref to, int *built, op_status *st,
-                       op_error *err) {
-  if (!*built) {
-    *built = 1;
-    if ((*st = opq_conns_build(q, err))) return -1;
-  }
-  for (uint32_t c = opq_conn_first(q, P->ref); c < q->nconns && q->conns[c].from == P->ref; c++)
-    if (q->conns[c].to == to) return (int32_t)c;
-  return -1;
-}
 
 static const char *crossing_name(op_crossings c) {
   return c == OP_CROSS_NONE ? "none" : c == OP_CROSS_AREA ? "area" : c == OP_CROSS_ALL ? "all" : "";
@@ -198,7 +186,7 @@ op_status op_query_straight_path(op_query *q, const double start[3], const doubl
     uint32_t k = 0;
     while (k < P->nlinks && P->links[k].target != path[i]) k++;
     om[i - 1] = -1;
-    if (k == P->nlinks && (om[i - 1] = conn_to(q, P, path[i], &built, &st, err)) >= 0) {
+    if (k == P->nlinks && (om[i - 1] = opq_conn_to(q, P, path[i], &built, &st, err)) >= 0) {
       const double *a = q->conns[om[i - 1]].a; /* QRY-072: an off-mesh step */
       memcpy(po[i - 1].l, a, sizeof po[i - 1].l);
       memcpy(po[i - 1].r, a, sizeof po[i - 1].r);

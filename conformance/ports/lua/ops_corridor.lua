@@ -203,6 +203,38 @@ return function(OPS, session)
   OPS["corridor.move_position"] = function(args) return move(args, false) end
   OPS["corridor.move_target"] = function(args) return move(args, true) end
 
+  OPS["corridor.move_over_offmesh"] = function(args) -- QCR-223
+    local c = the_corridor(args)
+    local m = the_mesh(args)
+    local rd = P.as_double(args.map.radius)
+    if rd == nil then fail("argument", "radius", "") end
+    not_empty(c)
+    if not finite(rd) or not (rd >= 0) or rd > LIM then fail("out_of_range", "radius", vd(rd)) end
+    local ctx = Q.context(m)
+    local p0 = Q.resolve(ctx, c.path[1].ref, "path[0]")
+    local p1 = #c.path >= 2 and Q.resolve(ctx, c.path[2].ref, "path[1]") or nil
+    local link
+    if p1 then
+      local linked = false
+      for _, l in ipairs(Q.links_of(ctx, p0)) do
+        if l.target == p1.ref then linked = true; break end
+      end
+      if not linked then
+        for _, oc in ipairs(Q.conns_of(ctx, p0)) do
+          if oc.to == p1 then link = oc; break end
+        end
+      end
+    end
+    if not link then return answer(c, { status = "no_link" }) end
+    local dx, dz = c.position[1] - link.a[1], c.position[3] - link.a[3]
+    if dx * dx + dz * dz > rd * rd then return answer(c, { status = "too_far" }) end
+    c.position = C.head_point(p1, link.b)
+    table.remove(c.path, 1)
+    return answer(c, { status = "crossed", link = { start = point_out(link.a), ["end"] = point_out(link.b),
+                                                    flags = link.flags, area = link.area,
+                                                    user_id = link.user_id } })
+  end
+
   OPS["corridor.find_corners"] = function(args) -- QCR-230, QCR-231
     local c = the_corridor(args)
     local m = the_mesh(args)

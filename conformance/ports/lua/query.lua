@@ -336,7 +336,8 @@ function M.conns(ctx)
           local function push(f, to, pa, pb)
             local list = by[f.ref] or {}
             by[f.ref] = list
-            list[#list + 1] = { from = f, to = to, a = pa, b = pb, flags = o.flags, area = o.area }
+            list[#list + 1] = { from = f, to = to, a = pa, b = pb, flags = o.flags, area = o.area,
+                                user_id = o.user_id }
           end
           push(a.p, b.p, a.q, b.q)
           if o.bidir == 1 or o.bidir == true then push(b.p, a.p, b.q, a.q) end
