@@ -7,7 +7,8 @@
 -- 2. the polygons are checked after the positions, the filter and max_path, start_poly before
 --    end_poly; an empty slot, a stale generation, reference 0 and a polygon the filter excludes
 --    are argument errors naming start_poly / end_poly with the reference;
--- 3. the node pool and max_path caps apply as in FindPath (node_limit, path_limit);
+-- 3. the node pool and max_path caps apply as in FindPath (node_limit, path_limit); max_path
+--    1 and 65536 are accepted, 65537 is not;
 -- (query/find-path-from-dungeon checks the rest of QRY-074 on a generated level.)
 local Q = require("query")
 
@@ -96,6 +97,13 @@ return {
     Q.put_path(b, short)
     t:check(short.status == "no_path" and short.reason == "path_limit" and #short.partial == 3,
             "a route of 7 polygons with max_path 3: path_limit, its first 3")
+    -- max_path's range [1, 65536] is inclusive at both ends (QRY-061's rule)
+    local one1 = t:call("query.find_path_from", args(r00, r00, { max_path = 1 }))
+    t:check(one1.status == "found" and #one1.path == 1, "max_path 1: a one-polygon path")
+    local all = t:call("query.find_path_from", args(r00, r33, { max_path = 65536 }))
+    t:check(Q.same_path(all, from), "max_path 65536: the path")
+    t:expect_error("query.find_path_from", args(r00, r33, { max_path = 65537 }),
+                   { kind = "out_of_range", field = "max_path", value = "65537" })
     t:checkpoint("grid", "table", b:hex())
 
   end,
