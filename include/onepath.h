@@ -206,6 +206,20 @@ typedef struct op_offmesh_desc {
   uint32_t user_id;
 } op_offmesh_desc;
 
+/* An off-mesh link definition given with a build (build3d-polys.md POLY-240, build2d-tiles.md
+** T2D-090): world points, binary64. The build stores it as a slot (op_offmesh_desc) of the
+** tile its start lies in. */
+typedef struct op_offmesh_link {
+  double start[3];       /* world; its tile is the one it lies in (POLY-242, T2D-092) */
+  double end[3];         /* world; may lie in any tile, or none */
+  double radius;         /* [2^-16, 2^16] (POLY-241) */
+  uint16_t flags;        /* any */
+  uint8_t area;          /* [0, 63] */
+  uint8_t bidirectional; /* 0 or 1 */
+  uint32_t user_id;      /* any */
+} op_offmesh_link;
+#define OP_OFFMESH_MAX_LINKS 65536u /* definitions per build (POLY-241) */
+
 /* Everything NavTile.Create takes. Arrays are borrowed for the call only. */
 typedef struct op_tile_desc {
   int32_t x, z, layer;

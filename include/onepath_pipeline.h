@@ -37,17 +37,8 @@ typedef struct op_pipeline_result {
   uint32_t noffmesh;        /* off-mesh link slots stored over all tiles (POLY-244) */
 } op_pipeline_result;
 
-/* An off-mesh link definition given with a build (POLY-240): world points, binary64. */
-typedef struct op_offmesh_link {
-  double start[3];       /* world; its tile is the one it lies in (POLY-242) */
-  double end[3];         /* world; may lie in any tile, or none */
-  double radius;         /* [2^-16, 2^16] (POLY-241) */
-  uint16_t flags;        /* any */
-  uint8_t area;          /* [0, 63] */
-  uint8_t bidirectional; /* 0 or 1 */
-  uint32_t user_id;      /* any */
-} op_offmesh_link;
-#define OP_PIPELINE_MAX_OFFMESH 65536u /* definitions per build (POLY-241) */
+/* op_offmesh_link (POLY-240) is in onepath.h: the 2D builder takes it too (T2D-090). */
+#define OP_PIPELINE_MAX_OFFMESH OP_OFFMESH_MAX_LINKS /* definitions per build (POLY-241) */
 
 /* Optional observers of a build (NULL members are skipped; they cannot change it).
 ** progress: after each tile of the grid (done of total), including tiles not built.
