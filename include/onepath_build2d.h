@@ -115,6 +115,26 @@ op_status op_build2d_tilemap_tiles_limited(const op_settings2d *s, const uint8_t
                                            const op_build2d_limits *lim, op_tile ***tiles,
                                            size_t *ntiles, op_error *err);
 
+/* A 2D build with options (T2D-080 .. T2D-083, T2D-090 .. T2D-094): the work budget and
+** off-mesh link definitions (borrowed for the call). Either output may be NULL: tiles gives
+** stages 1 to 4's tiles (owned by the caller, op_build2d_tiles_free), out the mesh. */
+typedef struct op_build2d_options {
+  const op_build2d_limits *limits; /* NULL: the defaults */
+  const op_offmesh_link *offmesh;  /* T2D-090; none when noffmesh is 0 */
+  uint32_t noffmesh;
+  uint32_t *slots_stored;          /* NULL, or receives the slots stored over all tiles */
+} op_build2d_options;
+op_status op_build2d_outlines_opt(const op_settings2d *s, const op_outline2d *outlines,
+                                  size_t noutlines, const op_outline2d *obstacles,
+                                  size_t nobstacles, const op_build2d_options *opt,
+                                  op_tile ***tiles, size_t *ntiles, op_mesh **out,
+                                  op_error *err);
+op_status op_build2d_tilemap_opt(const op_settings2d *s, const uint8_t *cells, int32_t width,
+                                 int32_t height, const double map_origin[2], double map_cell,
+                                 const op_outline2d *obstacles, size_t nobstacles,
+                                 const op_build2d_options *opt, op_tile ***tiles,
+                                 size_t *ntiles, op_mesh **out, op_error *err);
+
 /* The stages separately (T2D-002): stages 1 to 4 give the validated tiles in ascending
 ** (row, column) order (*tiles malloc'd, owned by the caller: op_build2d_tiles_free);
 ** stage 5 stitches given tiles into a new mesh of the settings' tiling. */

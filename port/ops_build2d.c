@@ -13,6 +13,7 @@
 
 #include "dispatch.h"
 #include "onepath_build2d.h"
+#include "ops_pipeline.h"
 
 
 static op_status get_dbl(const opj *v, const char *field, double *out, op_error *err) {
@@ -137,8 +138,8 @@ static op_status dec_outlines(const opj *args, const char *key, olist *l, op_err
 }
 
 /* Store the mesh and the tiles in the session; on failure nothing stays. */
-static op_status answer(opd_session *s, op_mesh *m, op_tile **tiles, size_t n, opj_w *res,
-                        op_error *err) {
+static op_status answer(opd_session *s, op_mesh *m, op_tile **tiles, size_t n,
+                        const uint32_t *slots, opj_w *res, op_error *err) {
   int64_t *hs = malloc((n + 1) * sizeof *hs);
   if (!hs) { op_mesh_free(m); op_build2d_tiles_free(tiles, n); return opd_nomem(err, "args"); }
   int64_t hm = opd_put(s, OPD_MESH, m);
@@ -177,6 +178,10 @@ static op_status answer(opd_session *s, op_mesh *m, op_tile **tiles, size_t n, o
     opj_w_obj_end(res);
   }
   opj_w_arr_end(res);
+  if (slots) { /* T2D-094: only when the request has offmesh */
+    opj_w_key(res, "offmesh");
+    opj_w_int(res, *slots);
+  }
   free(hs);
   op_build2d_tiles_free(tiles, 0);
   return OP_OK;
@@ -184,11 +189,11 @@ static op_status answer(opd_session *s, op_mesh *m, op_tile **tiles, size_t n, o
 
 /* Tiles then mesh from the same tiles (the mesh copies them, MESH-012). */
 static op_status finish(opd_session *s, const op_settings2d *st2, op_tile **tiles, size_t n,
-                        opj_w *res, op_error *err) {
+                        const uint32_t *slots, opj_w *res, op_error *err) {
   op_mesh *m = NULL;
   op_status st = op_build2d_assemble(st2, tiles, n, &m, err);
   if (st) { op_build2d_tiles_free(tiles, n); return st; }
-  return answer(s, m, tiles, n, res, err);
+  return answer(s, m, tiles, n, slots, res, err);
 }
 
 /* T2D-083: the optional `limits` object {max_tiles, max_grid_cells, max_snap_passes},
@@ -219,6 +224,35 @@ static op_status dec_limits(const opj *args, op_build2d_limits *l, op_error *err
   return OP_OK;
 }
 
+/* T2D-094: the optional `offmesh` (POLY-234's decoding) after `limits`, into opt (its list
+** owned by opt: freed by end_build, or here on failure). slots_stored is set when the
+** request has the member. */
+typedef struct om_hold {
+  op_offmesh_link *l;
+  uint32_t slots;
+  int has;
+} om_hold;
+
+static op_status dec_om(const opj *args, const op_build2d_limits *lim, op_build2d_options *opt,
+                        om_hold *h, op_error *err) {
+  memset(opt, 0, sizeof *opt);
+  memset(h, 0, sizeof *h);
+  opt->limits = lim;
+  op_status st = opd_dec_offmesh(args, &h->l, &opt->noffmesh, &h->has, err);
+  if (st) return st;
+  opt->offmesh = h->l;
+  if (h->has) opt->slots_stored = &h->slots;
+  return OP_OK;
+}
+
+/* The build's status st and tiles to the answer (T2D-071, T2D-094); frees h's list. */
+static op_status end_build(opd_session *s, const op_settings2d *st2, op_status st,
+                           op_tile **tiles, size_t n, om_hold *h, opj_w *res, op_error *err) {
+  free(h->l);
+  if (st) return st;
+  return finish(s, st2, tiles, n, h->has ? &h->slots : NULL, res, err);
+}
+
 /* T2D-071 */
 static op_status op_outlines(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   op_settings2d st2;
@@ -230,15 +264,20 @@ static op_status op_outlines(opd_session *s, const opj *args, opj_w *res, op_err
   if ((st = dec_outlines(args, "outlines", &o, err))) return st;
   if ((st = dec_outlines(args, "obstacles", &ob, err))) { olist_free(&o); return st; }
   op_build2d_limits lim;
-  if ((st = dec_limits(args, &lim, err))) { olist_free(&o); olist_free(&ob); return st; }
+  op_build2d_options opt;
+  om_hold h;
+  if ((st = dec_limits(args, &lim, err)) || (st = dec_om(args, &lim, &opt, &h, err))) {
+    olist_free(&o);
+    olist_free(&ob);
+    return st;
+  }
   lim.alloc = opd_alloc(s); /* CONF-059 */
   op_tile **tiles = NULL;
   size_t n = 0;
-  st = op_build2d_outlines_tiles_limited(&st2, o.o, o.n, ob.o, ob.n, &lim, &tiles, &n, err);
+  st = op_build2d_outlines_opt(&st2, o.o, o.n, ob.o, ob.n, &opt, &tiles, &n, NULL, err);
   olist_free(&o);
   olist_free(&ob);
-  if (st) return st;
-  return finish(s, &st2, tiles, n, res, err);
+  return end_build(s, &st2, st, tiles, n, &h, res, err);
 }
 
 /* T2D-072 */
@@ -271,16 +310,21 @@ static op_status op_tilemap(opd_session *s, const opj *args, opj_w *res, op_erro
   olist ob;
   if ((st = dec_outlines(args, "obstacles", &ob, err))) { free(cells); return st; }
   op_build2d_limits lim;
-  if ((st = dec_limits(args, &lim, err))) { free(cells); olist_free(&ob); return st; }
+  op_build2d_options opt;
+  om_hold oh;
+  if ((st = dec_limits(args, &lim, err)) || (st = dec_om(args, &lim, &opt, &oh, err))) {
+    free(cells);
+    olist_free(&ob);
+    return st;
+  }
   lim.alloc = opd_alloc(s); /* CONF-059 */
   op_tile **tiles = NULL;
   size_t n = 0;
-  st = op_build2d_tilemap_tiles_limited(&st2, cells, (int32_t)w, (int32_t)h, mo, mc, ob.o, ob.n,
-                                        &lim, &tiles, &n, err);
+  st = op_build2d_tilemap_opt(&st2, cells, (int32_t)w, (int32_t)h, mo, mc, ob.o, ob.n, &opt,
+                              &tiles, &n, NULL, err);
   free(cells);
   olist_free(&ob);
-  if (st) return st;
-  return finish(s, &st2, tiles, n, res, err);
+  return end_build(s, &st2, st, tiles, n, &oh, res, err);
 }
 
 /* T2D-073 */

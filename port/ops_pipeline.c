@@ -348,8 +348,8 @@ static op_status om_item(const opj *o, size_t i, op_offmesh_link *l, op_error *e
 
 /* POLY-234: the optional `offmesh` list into *out (owned, freed by the caller); *has 1 when
 ** the request has the member. */
-static op_status dec_offmesh(const opj *args, op_offmesh_link **out, uint32_t *n, int *has,
-                             op_error *err) {
+op_status opd_dec_offmesh(const opj *args, op_offmesh_link **out, uint32_t *n, int *has,
+                         op_error *err) {
   *out = NULL;
   *n = 0;
   const opj *jo = opj_get(args, "offmesh");
@@ -409,7 +409,7 @@ static op_status build_op(opd_session *ss, const opj *args, opj_w *res, op_error
   int has_om = 0;
   op_status st = opd_pl_decode(args, input, &a, err);
   if (st == OP_OK) st = dec_limits(args, &lim, err);
-  if (st == OP_OK) st = dec_offmesh(args, &om, &o.noffmesh, &has_om, err); /* POLY-234 */
+  if (st == OP_OK) st = opd_dec_offmesh(args, &om, &o.noffmesh, &has_om, err); /* POLY-234 */
   if (st == OP_OK) st = dec_range(args, &o, err);                        /* POLY-235 */
   o.limits = &lim;
   o.offmesh = om;

@@ -11,6 +11,11 @@
 #include "onepath_pipeline.h"
 #include "ops_settings.h"
 
+/* POLY-234 (also T2D-094): the optional `offmesh` list into *out (owned, freed by the caller;
+** NULL when absent); *has 1 when the request has the member. */
+op_status opd_dec_offmesh(const opj *args, op_offmesh_link **out, uint32_t *n, int *has,
+                          op_error *err);
+
 /* The input a build op reads besides its settings. */
 typedef enum opd_pl_input { OPD_PL_SOUP, OPD_PL_CHUNK, OPD_PL_COLUMNS } opd_pl_input;
 

@@ -15,6 +15,7 @@
 #include "build2d/tiles/slice2d.h"
 #include "onepath_build2d.h"
 #include "math/opmath.h"
+#include "navmesh/offmesh_defs.h"
 
 #define TWO21 2097152.0
 
@@ -228,9 +229,10 @@ static op_status assemble_tile(const op_settings2d *s, int snap_bits, double W,
 
 /* Stages 2 to 4 (T2D-002): shrink, slice, tile data. */
 static op_status region_tiles(const op_settings2d *s, int snap_bits, const g2_region *region,
-                              const op_build2d_limits *lim, op_tile ***tiles_out,
+                              const op_build2d_options *opt, op_tile ***tiles_out,
                               size_t *ntiles_out, op_error *err) {
   op_status st = OP_OK;
+  const op_build2d_limits *lim = opt->limits;
   g2_region shrunk;
   memset(&shrunk, 0, sizeof shrunk);
   const g2_region *r = region;
@@ -257,7 +259,10 @@ static op_status region_tiles(const op_settings2d *s, int snap_bits, const g2_re
     st = assemble_tile(s, snap_bits, W, &sl.tiles[i], &tiles[i], err);
   size_t n = sl.ntiles;
   t2_slice_free(&sl);
+  uint32_t slots = 0;
+  if (!st) st = t2_offmesh_attach(s, opt->offmesh, opt->noffmesh, tiles, n, &slots, err);
   if (st) { op_build2d_tiles_free(tiles, n); return st; }
+  if (opt->slots_stored) *opt->slots_stored = slots;
   *tiles_out = tiles;
   *ntiles_out = n;
   return OP_OK;
@@ -293,11 +298,11 @@ op_status op_build2d_assemble(const op_settings2d *s, op_tile *const *tiles, siz
 }
 
 static op_status finish(const op_settings2d *s, int snap_bits, const g2_region *r,
-                        const op_build2d_limits *lim, op_tile ***tiles, size_t *ntiles,
+                        const op_build2d_options *opt, op_tile ***tiles, size_t *ntiles,
                         op_mesh **out, op_error *err) {
   op_tile **t = NULL;
   size_t n = 0;
-  op_status st = region_tiles(s, snap_bits, r, lim, &t, &n, err);
+  op_status st = region_tiles(s, snap_bits, r, opt, &t, &n, err);
   if (st) return st;
   if (out) {
     st = op_build2d_assemble(s, t, n, out, err);
@@ -337,10 +342,11 @@ static op_status subtract(const op_outline2d *obstacles, size_t nobs, g2_region 
 /* T2D-001: NavMesh.Build2D from outlines (tiles and/or mesh). */
 static op_status outlines_run(const op_settings2d *s, const op_outline2d *outlines,
                               size_t noutlines, const op_outline2d *obstacles,
-                              size_t nobstacles, const op_build2d_limits *lim,
+                              size_t nobstacles, const op_build2d_options *opt,
                               op_tile ***tiles, size_t *ntiles, op_mesh **out,
                               op_error *err) {
   op_status st = op_settings2d_validate(s, err);
+  if (!st) st = opt_om_check(opt->offmesh, opt->noffmesh, err); /* T2D-091 */
   if (st) return st;
   int b = s->snap_bits == OP_SNAP_BITS_NULL ? op_finest_snap_bits(s->cell_size) : s->snap_bits;
   g2_outline *o;
@@ -351,7 +357,7 @@ static op_status outlines_run(const op_settings2d *s, const op_outline2d *outlin
   free(o);
   if (st) return st;
   st = subtract(obstacles, nobstacles, &r, err);
-  if (!st) st = finish(s, b, &r, lim, tiles, ntiles, out, err);
+  if (!st) st = finish(s, b, &r, opt, tiles, ntiles, out, err);
   g2_region_free(&r);
   return st;
 }
@@ -360,10 +366,12 @@ static op_status outlines_run(const op_settings2d *s, const op_outline2d *outlin
 static op_status tilemap_run(const op_settings2d *s, const uint8_t *cells, int32_t width,
                              int32_t height, const double map_origin[2], double map_cell,
                              const op_outline2d *obstacles, size_t nobstacles,
-                             const op_build2d_limits *lim, op_tile ***tiles, size_t *ntiles,
+                             const op_build2d_options *opt, op_tile ***tiles, size_t *ntiles,
                              op_mesh **out, op_error *err) {
   op_status st = op_settings2d_validate(s, err);
+  if (!st) st = opt_om_check(opt->offmesh, opt->noffmesh, err); /* T2D-091 */
   if (st) return st;
+  const op_build2d_limits *lim = opt->limits;
   int b = s->snap_bits == OP_SNAP_BITS_NULL ? op_finest_snap_bits(s->cell_size) : s->snap_bits;
   g2_region r;
   st = g2_region_from_tilemap_counted(cells, width, height, map_origin[0], map_origin[1],
@@ -371,22 +379,49 @@ static op_status tilemap_run(const op_settings2d *s, const uint8_t *cells, int32
                                       err); /* CONF-059 */
   if (st) return st;
   st = subtract(obstacles, nobstacles, &r, err);
-  if (!st) st = finish(s, b, &r, lim, tiles, ntiles, out, err);
+  if (!st) st = finish(s, b, &r, opt, tiles, ntiles, out, err);
   g2_region_free(&r);
   return st;
+}
+
+/* The options of a build given only a budget (NULL: the defaults). */
+static op_build2d_options opts_of(const op_build2d_limits *lim) {
+  op_build2d_options o = {lim, NULL, 0, NULL};
+  return o;
+}
+
+op_status op_build2d_outlines_opt(const op_settings2d *s, const op_outline2d *outlines,
+                                  size_t noutlines, const op_outline2d *obstacles,
+                                  size_t nobstacles, const op_build2d_options *opt,
+                                  op_tile ***tiles, size_t *ntiles, op_mesh **out,
+                                  op_error *err) {
+  op_build2d_options o = opt ? *opt : opts_of(NULL);
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, &o, tiles, ntiles, out, err);
+}
+
+op_status op_build2d_tilemap_opt(const op_settings2d *s, const uint8_t *cells, int32_t width,
+                                 int32_t height, const double map_origin[2], double map_cell,
+                                 const op_outline2d *obstacles, size_t nobstacles,
+                                 const op_build2d_options *opt, op_tile ***tiles,
+                                 size_t *ntiles, op_mesh **out, op_error *err) {
+  op_build2d_options o = opt ? *opt : opts_of(NULL);
+  return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles, &o,
+                     tiles, ntiles, out, err);
 }
 
 op_status op_build2d_outlines(const op_settings2d *s, const op_outline2d *outlines,
                               size_t noutlines, const op_outline2d *obstacles,
                               size_t nobstacles, op_mesh **out, op_error *err) {
-  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, NULL, NULL, NULL, out, err);
+  op_build2d_options o = opts_of(NULL);
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, &o, NULL, NULL, out, err);
 }
 
 op_status op_build2d_outlines_tiles(const op_settings2d *s, const op_outline2d *outlines,
                                     size_t noutlines, const op_outline2d *obstacles,
                                     size_t nobstacles, op_tile ***tiles, size_t *ntiles,
                                     op_error *err) {
-  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, NULL, tiles, ntiles, NULL,
+  op_build2d_options o = opts_of(NULL);
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, &o, tiles, ntiles, NULL,
                       err);
 }
 
@@ -394,8 +429,9 @@ op_status op_build2d_tilemap(const op_settings2d *s, const uint8_t *cells, int32
                              int32_t height, const double map_origin[2], double map_cell,
                              const op_outline2d *obstacles, size_t nobstacles,
                              op_mesh **out, op_error *err) {
+  op_build2d_options o = opts_of(NULL);
   return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles,
-                     NULL, NULL, NULL, out, err);
+                     &o, NULL, NULL, out, err);
 }
 
 op_status op_build2d_tilemap_tiles(const op_settings2d *s, const uint8_t *cells,
@@ -403,8 +439,9 @@ op_status op_build2d_tilemap_tiles(const op_settings2d *s, const uint8_t *cells,
                                    double map_cell, const op_outline2d *obstacles,
                                    size_t nobstacles, op_tile ***tiles, size_t *ntiles,
                                    op_error *err) {
+  op_build2d_options o = opts_of(NULL);
   return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles,
-                     NULL, tiles, ntiles, NULL, err);
+                     &o, tiles, ntiles, NULL, err);
 }
 
 /* T2D-083: the same builds under a host's budget (lim NULL = the defaults). */
@@ -412,7 +449,8 @@ op_status op_build2d_outlines_limited(const op_settings2d *s, const op_outline2d
                                       size_t noutlines, const op_outline2d *obstacles,
                                       size_t nobstacles, const op_build2d_limits *lim,
                                       op_mesh **out, op_error *err) {
-  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, lim, NULL, NULL, out, err);
+  op_build2d_options o = opts_of(lim);
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, &o, NULL, NULL, out, err);
 }
 
 op_status op_build2d_tilemap_limited(const op_settings2d *s, const uint8_t *cells,
@@ -421,8 +459,9 @@ op_status op_build2d_tilemap_limited(const op_settings2d *s, const uint8_t *cell
                                      const op_outline2d *obstacles, size_t nobstacles,
                                      const op_build2d_limits *lim, op_mesh **out,
                                      op_error *err) {
+  op_build2d_options o = opts_of(lim);
   return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles,
-                     lim, NULL, NULL, out, err);
+                     &o, NULL, NULL, out, err);
 }
 
 op_status op_build2d_outlines_tiles_limited(const op_settings2d *s,
@@ -430,7 +469,8 @@ op_status op_build2d_outlines_tiles_limited(const op_settings2d *s,
                                             const op_outline2d *obstacles, size_t nobstacles,
                                             const op_build2d_limits *lim, op_tile ***tiles,
                                             size_t *ntiles, op_error *err) {
-  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, lim, tiles, ntiles, NULL,
+  op_build2d_options o = opts_of(lim);
+  return outlines_run(s, outlines, noutlines, obstacles, nobstacles, &o, tiles, ntiles, NULL,
                       err);
 }
 
@@ -440,6 +480,7 @@ op_status op_build2d_tilemap_tiles_limited(const op_settings2d *s, const uint8_t
                                            const op_outline2d *obstacles, size_t nobstacles,
                                            const op_build2d_limits *lim, op_tile ***tiles,
                                            size_t *ntiles, op_error *err) {
+  op_build2d_options o = opts_of(lim);
   return tilemap_run(s, cells, width, height, map_origin, map_cell, obstacles, nobstacles,
-                     lim, tiles, ntiles, NULL, err);
+                     &o, tiles, ntiles, NULL, err);
 }

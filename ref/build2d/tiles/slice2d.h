@@ -9,6 +9,7 @@
 #define OP_SLICE2D_H
 
 #include "build2d/geometry/g2d.h"
+#include "onepath_build2d.h"
 
 /* Slice (spec/build2d-tiles.md, T2D-030..T2D-044; ref/build2d/tiles/slice2d.c; 2D TILES): tile lines,
 ** the arrangement with cut lines, the triangulation, triangles to tiles, the convex
@@ -34,5 +35,10 @@ int64_t t2_tile_line(double origin, double tile_world, int64_t k, int snap_bits,
 op_status t2_slice_budget(const g2_region *r, const double origin[2], double tile_world,
                           double cell_size, uint32_t tile_cells, uint64_t max_tiles,
                           uint64_t max_cells, op_error *err);
+
+/* T2D-092, T2D-093 (offmesh2d.c): the definitions' slots added to the tiles (ascending row,
+** then column) they lie in; *count the slots stored. */
+op_status t2_offmesh_attach(const op_settings2d *s, const op_offmesh_link *defs, uint32_t n,
+                            op_tile **tiles, size_t ntiles, uint32_t *count, op_error *err);
 
 #endif
