@@ -65,6 +65,7 @@
 #include <DetourNavMeshQuery.h>
 #include <DetourStatus.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1053,6 +1054,142 @@ static void differential(World &W, const std::vector<Pair> &P, FILE *tsv) {
 
 // ------------------------------------------------------------------ the benchmark
 
+// ------------------------------------------------------------ surface queries (QSF)
+
+// The differential of raycast and move along surface (spec/query-surface.md QSF-103 ..
+// QSF-116) against Detour's raycast and moveAlongSurface, on the same pairs: from the start's
+// nearest polygon and point on each side (only the pairs whose nearest polygon is the same on
+// both sides, so that the walks alone are compared) toward the pair's end.
+static bool same_seq(const World &W, const op_query_poly *o, uint32_t no, const dtPolyRef *d,
+                     int nd) {
+  if ((int)no != nd) return false;
+  for (int i = 0; i < nd; i++) {
+    op_poly_id id;
+    if (!from_dt(W, d[i], &id) || !same_id(id, o[i].id)) return false;
+  }
+  return true;
+}
+
+static void surface_differential(World &W, const std::vector<Pair> &P) {
+  const uint32_t MAXV = 256;
+  std::vector<op_query_poly> ov(MAXV);
+  std::vector<dtPolyRef> dv(MAXV);
+  long pairs = 0, ours_refused = 0;
+  long r_end = 0, r_end_seq = 0, r_wall = 0, r_wall_t = 0, r_wall_seq = 0, r_wall_n = 0,
+       r_ours_end_dt_wall = 0, r_ours_wall_dt_end = 0, r_limit = 0;
+  double r_max_dt = 0;
+  long m_same = 0, m_far = 0, m_poly = 0, m_seq = 0, m_far64 = 0, m_ours_closer = 0,
+       m_dt_closer = 0;
+  double m_far_minlen = -1;
+  std::vector<double> m_d;
+  for (const Pair &p : P) {
+    op_error e;
+    op_query_nearest ns;
+    dtPolyRef sref = 0;
+    float spt[3];
+    op_query_nearest_poly(W.q, p.s, W.extd, NULL, &ns, &e);
+    W.dq->findNearestPoly(p.sf, W.ext, &g_filter, &sref, spt);
+    op_poly_id did;
+    if (!ns.found || !sref || !from_dt(W, sref, &did) || !same_id(did, ns.poly.id)) continue;
+    pairs++;
+    // raycast
+    op_query_ray ray;
+    op_status st = op_query_raycast(W.q, ns.poly.ref, ns.point, p.e, NULL, 0, ov.data(), MAXV,
+                                    &ray, &e);
+    float t = 0, hn[3];
+    int nd = 0;
+    W.dq->raycast(sref, spt, p.ef, &g_filter, &t, hn, dv.data(), &nd, (int)MAXV);
+    if (st != OP_OK) {
+      ours_refused++;
+      continue;
+    }
+    bool dt_end = t == FLT_MAX;
+    if (ray.status == OP_RAY_LIMIT) r_limit++;
+    else if (ray.status == OP_RAY_END && dt_end) {
+      r_end++;
+      r_end_seq += same_seq(W, ov.data(), ray.npolys, dv.data(), nd);
+    } else if (ray.status == OP_RAY_WALL && !dt_end) {
+      r_wall++;
+      double d = fabs(ray.t - (double)t);
+      if (d > r_max_dt) r_max_dt = d;
+      r_wall_t += d <= 1e-4;
+      if (d > 1e-4)
+        printf("  raycast t differs: %s start (%.9g, %.9g, %.9g) end (%.9g, %.9g, %.9g): ours %s "
+               "t %.9g edge %u after %u polygons, Detour t %.9g after %d polygons\n",
+               W.name.c_str(), ns.point[0], ns.point[1], ns.point[2], p.e[0], p.e[1], p.e[2],
+               op_ray_status_name(ray.status), ray.t, ray.edge, ray.npolys, (double)t, nd);
+      r_wall_seq += same_seq(W, ov.data(), ray.npolys, dv.data(), nd);
+      r_wall_n += fabs(ray.normal[0] - hn[0]) <= 1e-4 && fabs(ray.normal[2] - hn[2]) <= 1e-4;
+    } else if (ray.status == OP_RAY_END) r_ours_end_dt_wall++;
+    else r_ours_wall_dt_end++;
+    // move along surface
+    op_query_move mv;
+    st = op_query_move_along_surface(W.q, ns.poly.ref, ns.point, p.e, NULL, ov.data(), MAXV, &mv,
+                                     &e);
+    float rp[3];
+    nd = 0;
+    W.dq->moveAlongSurface(sref, spt, p.ef, &g_filter, rp, dv.data(), &nd, (int)MAXV);
+    if (st != OP_OK) continue;
+    double dx = mv.point[0] - rp[0], dz = mv.point[2] - rp[2];
+    double d = sqrt(dx * dx + dz * dz);
+    m_d.push_back(d);
+    if (d <= 1e-3) m_same++;
+    else {
+      m_far++;
+      // explained when ours, given Detour's budget (a search stack of 48 polygons) as its
+      // visited cap, ends within 1e-3 of Detour's end point
+      op_query_move m64;
+      if (op_query_move_along_surface(W.q, ns.poly.ref, ns.point, p.e, NULL, ov.data(), 48, &m64,
+                                      &e) == OP_OK) {
+        double ex = m64.point[0] - rp[0], ez = m64.point[2] - rp[2];
+        if (sqrt(ex * ex + ez * ez) <= 1e-3) m_far64++;
+      }
+      double lx = p.e[0] - ns.point[0], lz = p.e[2] - ns.point[2];
+      double len = sqrt(lx * lx + lz * lz);
+      if (m_far_minlen < 0 || len < m_far_minlen) m_far_minlen = len;
+      double od = sqrt((mv.point[0] - p.e[0]) * (mv.point[0] - p.e[0]) +
+                       (mv.point[2] - p.e[2]) * (mv.point[2] - p.e[2]));
+      double ddd = sqrt((rp[0] - p.e[0]) * (rp[0] - p.e[0]) + (rp[2] - p.e[2]) * (rp[2] - p.e[2]));
+      if (od < ddd) m_ours_closer++;
+      else if (ddd < od) m_dt_closer++;
+      if (getenv("QD_MOVES"))
+        printf("  move differs: %s start (%.9g, %.9g, %.9g) end (%.9g, %.9g, %.9g), length %.4g: "
+               "ours (%.6g, %.6g) after %u polygons%s, Detour (%.6g, %.6g) after %d; plane "
+               "distance to the end: ours %.6g, Detour %.6g\n",
+               W.name.c_str(), ns.point[0], ns.point[1], ns.point[2], p.e[0], p.e[1], p.e[2],
+               len, mv.point[0], mv.point[2], mv.nvisited, mv.truncated ? " (truncated)" : "",
+               (double)rp[0], (double)rp[2], nd,
+               sqrt((mv.point[0] - p.e[0]) * (mv.point[0] - p.e[0]) +
+                    (mv.point[2] - p.e[2]) * (mv.point[2] - p.e[2])),
+               sqrt((rp[0] - p.e[0]) * (rp[0] - p.e[0]) + (rp[2] - p.e[2]) * (rp[2] - p.e[2])));
+      st = op_query_move_along_surface(W.q, ns.poly.ref, ns.point, p.e, NULL, ov.data(), MAXV, &mv,
+                                       &e); /* the answer again, for the counts below */
+    }
+    op_poly_id last;
+    if (nd > 0 && from_dt(W, dv[nd - 1], &last) && same_id(last, mv.poly.id)) m_poly++;
+    m_seq += same_seq(W, ov.data(), mv.nvisited, dv.data(), nd);
+  }
+  printf("Surface queries (QSF) against Detour, %ld pairs whose start has the same nearest "
+         "polygon on both sides (of %zu); ours refused a raycast start %ld times:\n\n",
+         pairs, P.size(), ours_refused);
+  printf("| raycast | both reach the end | of them, same polygons | both hit a wall | of them, "
+         "t within 1e-4 | same normal | same polygons | max t difference | ours end, Detour "
+         "wall | ours wall, Detour end | ours limit (256) |\n");
+  printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  printf("| %s | %ld | %ld | %ld | %ld | %ld | %ld | %.3g | %ld | %ld | %ld |\n\n",
+         W.name.c_str(), r_end, r_end_seq, r_wall, r_wall_t, r_wall_n, r_wall_seq, r_max_dt,
+         r_ours_end_dt_wall, r_ours_wall_dt_end, r_limit);
+  printf("| move along surface | end points within 1e-3 (plane) | farther | same end polygon | "
+         "same visited list | median distance | p90 | max |\n");
+  printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  printf("| %s | %ld | %ld | %ld | %ld | %.3g | %.3g | %.3g |\n\n", W.name.c_str(), m_same, m_far,
+         m_poly, m_seq, pct(m_d, 0.5), pct(m_d, 0.9), pct(m_d, 1.0));
+  printf("Move end points farther than 1e-3: %ld; of them %ld end within 1e-3 of Detour's when "
+         "ours is capped at 48 visited polygons (Detour's moveAlongSurface keeps at most 48 polygons on its search stack); the "
+         "shortest such move is %.3g long; ours ends nearer the target in %ld of them, Detour in %ld "
+         "(QD_MOVES=1 prints each).\n\n", m_far, m_far64, m_far_minlen, m_ours_closer, m_dt_closer);
+}
+
 static void benchmark(World &W, const std::vector<Pair> &P, int reps, FILE *tsv) {
   const int n = (int)P.size();
   double best[3][2];  // ours4, ours2, detour x cpu, wall
@@ -1200,6 +1337,7 @@ int main(int argc, char **argv) {
       continue;
     }
     differential(W, P, tsv);
+    surface_differential(W, P);
     if (!nobench) benchmark(W, P, reps, tsv);
     // leave the mesh to the process exit (dtFreeNavMesh frees the tiles)
     dtFreeNavMeshQuery(W.dq);

@@ -12,8 +12,14 @@
 --   answers no_link;
 -- - a bidirectional slot is crossed back from polygon 5 (its reverse connection: a = (3.25,
 --   1.5), b = (1.75, 1.5)) with radius 0 from exactly a;
+-- - the distance on both axes: 0.3125 off by (0.1875, 0.25) crosses with radius 0.3125 and not
+--   0.3124, in a corridor at its capacity (max_path 2);
+-- - no_link for a one-polygon list (radius 2^22 accepted) and for a linked step that a
+--   connection also joins (a full grid with a slot from polygon 5 down to polygon 1, the target
+--   of polygon 5's first link);
 -- - errors: radius -1 and 2^22 + 1 (out_of_range `radius`), an empty corridor (`corridor`
---   `empty`), a stale head after the tile is removed and added again (argument `path[0]`).
+--   `empty`), a stale c[1] (argument `path[1]`; after a Reset to one polygon it is not read),
+--   a stale head after the tile is removed and added again (argument `path[0]`).
 local Q = require("query")
 local C = require("query_corridor")
 
@@ -87,6 +93,53 @@ return {
     t:check(r.status == "crossed" and r.link.start[1] == 3.25 and r.link["end"][1] == 1.75 and
             r.link.user_id == 7 and r.path[1].id[4] == 4 and #r.path == 2 and r.position[1] == 1.75,
             "bidirectional: crossed back from (3.25, 1.5) to (1.75, 1.5)")
+
+    -- the plane distance uses both axes: from (1.5625, 1.75), 0.1875 and 0.25 off the link's
+    -- start (a 3-4-5 triangle, every value exact): radius 0.3124 is too_far, 0.3125 crosses; the
+    -- corridor holds exactly its capacity (max_path 2, n = 2), so the crossing moves one entry
+    local c4 = t:call("corridor.create", { max_path = 2 }).handle
+    t:call("corridor.set", { corridor = c4, mesh = m, start = { 1.5625, 0, 1.75 }, ["end"] = { 3.5, 0, 1.5 },
+                             path = { ref(m, 4), ref(m, 5) } })
+    r = t:call("corridor.move_over_offmesh", { corridor = c4, mesh = m, radius = 0.3124 })
+    t:check(r.status == "too_far", "0.3125 away (dx 0.1875, dz 0.25), radius 0.3124: too_far")
+    r = t:call("corridor.move_over_offmesh", { corridor = c4, mesh = m, radius = 0.3125 })
+    C.put_state(b, r)
+    t:check(r.status == "crossed" and #r.path == 1 and r.path[1].id[4] == 5, "radius 0.3125: crossed, n 2 -> 1")
+    -- one polygon left: no_link although polygon 4 has a connection; radius 2^22 is valid
+    local c5 = t:call("corridor.create", {}).handle
+    t:call("corridor.reset", { corridor = c5, mesh = m, poly = ref(m, 4), pos = { 1.75, 0, 1.5 } })
+    r = t:call("corridor.move_over_offmesh", { corridor = c5, mesh = m, radius = 4194304 })
+    t:check(r.status == "no_link" and #r.path == 1, "a one-polygon list: no_link, radius 2^22 accepted")
+    -- a linked step is no off-mesh step even when a connection joins the same two polygons
+    local full = Q.grid(0, 0, 0, 0, 4)
+    full.offmesh = { { start = { 1.5, 0, 1.5 }, ["end"] = { 1.5, 0, 0.5 }, radius = 0.25, flags = 1,
+                       area = 0, bidirectional = false, user_id = 9 } }
+    local mf = t:call("mesh.create", { tiling = Q.TILING, walkable_climb = 0.5, max_tiles = 4 }).handle
+    t:call("mesh.add_tile", { mesh = mf, tile = t:call("tile.create", full).handle })
+    local function fref(k) return t:call("mesh.poly_ref", { mesh = mf, x = 0, z = 0, layer = 0, poly = k }).ref end
+    local c6 = t:call("corridor.create", {}).handle
+    t:call("corridor.set", { corridor = c6, mesh = mf, start = { 1.5, 0, 1.5 }, ["end"] = { 1.5, 0, 0.5 },
+                             path = { fref(5), fref(1) } })
+    r = t:call("corridor.move_over_offmesh", { corridor = c6, mesh = mf, radius = 1 })
+    t:check(r.status == "no_link" and #r.path == 2, "polygons 5 and 1 linked (its first link, across edge 0): no_link despite the connection")
+
+    -- a stale c[1]: a second tile (1, 0) east of the islands, the corridor across the border,
+    -- then that tile removed and added again; and after a Reset the stale entry beyond n is not read
+    local mt = islands(false)
+    local east = t:call("tile.create", Q.grid(1, 0, 0, 0, 4)).handle
+    t:call("mesh.add_tile", { mesh = mt, tile = east })
+    local a5 = t:call("mesh.poly_ref", { mesh = mt, x = 0, z = 0, layer = 0, poly = 5 }).ref
+    local e4 = t:call("mesh.poly_ref", { mesh = mt, x = 1, z = 0, layer = 0, poly = 4 }).ref
+    local c7 = t:call("corridor.create", {}).handle
+    t:call("corridor.set", { corridor = c7, mesh = mt, start = { 3.5, 0, 1.5 }, ["end"] = { 4.5, 0, 1.5 },
+                             path = { a5, e4 } })
+    t:call("mesh.remove_tile", { mesh = mt, x = 1, z = 0, layer = 0 })
+    t:call("mesh.add_tile", { mesh = mt, tile = east })
+    t:expect_error("corridor.move_over_offmesh", { corridor = c7, mesh = mt, radius = 1 },
+                   { kind = "argument", field = "path[1]", value = e4 })
+    t:call("corridor.reset", { corridor = c7, mesh = mt, poly = a5, pos = { 3.5, 0, 1.5 } })
+    r = t:call("corridor.move_over_offmesh", { corridor = c7, mesh = mt, radius = 1 })
+    t:check(r.status == "no_link", "after Reset: one polygon, no_link")
 
     -- a stale head: the tile removed and added again (generation 2)
     local old = ref(m, 5)
