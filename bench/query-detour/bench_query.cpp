@@ -56,7 +56,9 @@
 //    --side ours|detour --pairs N runs only that side's batch once after the set-up, for
 //    callgrind (scripts/bench-query.sh counts instructions with --toggle-collect on
 //    qd_batch_ours / qd_batch_ours2 / qd_batch_detour).
-// Diagnostics (environment): QD_DUMP=R prints both corner lists of every pair with equal
+// 4. Surface queries (QSF) against Detour on the same pairs: raycast and move along surface
+//    from the start's nearest polygon and point (pairs whose nearest polygon agrees).
+// Diagnostics (environment): QD_MOVES=1 prints every move whose end points differ; QD_DUMP=R prints both corner lists of every pair with equal
 // polygon sequences whose length ratio is above R or below 2 - R; QD_COMPONENTS=1 prints the
 // connected components of our link graph (polygons, y and x range).
 #include <DetourAlloc.h>
