@@ -331,24 +331,30 @@ const char *op_path_reason_name(op_path_reason r) {
   }
 }
 
+/* QRY-061's and QRY-074's first checks, in their order: start, end, the filter (NULL: the
+** default, *filter set to it), max_path; sp and ep get the checked positions. */
+static op_status path_args(const op_query *q, const double start[3], const double end[3],
+                           const op_query_filter **filter, uint32_t max_path,
+                           const op_query_path *out, double sp[3], double ep[3],
+                           op_error *err) {
+  if (!q) return op_fail(err, OP_E_ARGUMENT, "query", "NULL", "query is required");
+  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "out is required");
+  op_status st = opq_check_pos(start, "start", sp, err);
+  if (!st) st = opq_check_pos(end, "end", ep, err);
+  if (st) return st;
+  if (!*filter) *filter = opq_filter_default();
+  else if ((st = op_query_filter_check(*filter, err))) return st;
+  if (max_path < 1 || max_path > OP_QUERY_MAX_PATH)
+    return op_fail_i(err, OP_E_RANGE, "max_path", (long long)max_path, "must be in [1, 65536]");
+  return OP_OK;
+}
+
 op_status op_query_find_path(op_query *q, const double start[3], const double end[3],
                              const op_query_filter *filter, uint32_t max_path, op_query_path *out,
                              op_error *err) {
-  if (!q) return op_fail(err, OP_E_ARGUMENT, "query", "NULL", "query is required");
-  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "out is required");
   double sp[3], ep[3];
-  op_status st = opq_check_pos(start, "start", sp, err); /* QRY-061 */
-  if (!st) st = opq_check_pos(end, "end", ep, err);
-  if (!st) {
-    if (!filter) {
-      filter = opq_filter_default();
-    } else {
-      st = op_query_filter_check(filter, err);
-    }
-  }
+  op_status st = path_args(q, start, end, &filter, max_path, out, sp, ep, err); /* QRY-061 */
   if (st) return st;
-  if (max_path < 1 || max_path > OP_QUERY_MAX_PATH)
-    return op_fail_i(err, OP_E_RANGE, "max_path", (long long)max_path, "must be in [1, 65536]");
   opq_begin(q);
   /* QRY-061: acceptance boxes */
   op_mesh_params mp;
@@ -386,21 +392,9 @@ op_status op_query_find_path_from(op_query *q, op_ref start_poly, const double s
                                   op_ref end_poly, const double end[3],
                                   const op_query_filter *filter, uint32_t max_path,
                                   op_query_path *out, op_error *err) {
-  if (!q) return op_fail(err, OP_E_ARGUMENT, "query", "NULL", "query is required");
-  if (!out) return op_fail(err, OP_E_ARGUMENT, "out", "NULL", "out is required");
   double sp[3], ep[3];
-  op_status st = opq_check_pos(start, "start", sp, err); /* QRY-074's order */
-  if (!st) st = opq_check_pos(end, "end", ep, err);
-  if (!st) {
-    if (!filter) {
-      filter = opq_filter_default();
-    } else {
-      st = op_query_filter_check(filter, err);
-    }
-  }
+  op_status st = path_args(q, start, end, &filter, max_path, out, sp, ep, err); /* QRY-074 */
   if (st) return st;
-  if (max_path < 1 || max_path > OP_QUERY_MAX_PATH)
-    return op_fail_i(err, OP_E_RANGE, "max_path", (long long)max_path, "must be in [1, 65536]");
   opq_begin(q);
   op_query_nearest ns, ne; /* the node points as given: no acceptance (QRY-061) */
   if ((st = given_end(q, start_poly, "start_poly", sp, filter, &ns, err))) return st;

@@ -146,6 +146,22 @@ return function(OPS, session)
     return { point = point_out(Q.closest_point_boundary(p, pos)) }
   end
 
+  -- QRY-090: the answer of query.find_path and query.find_path_from
+  local function path_answer(S, sp, E, ep, r)
+    local out = { start = { poly = poly_out(S), point = point_out(sp) },
+                  ["end"] = { poly = poly_out(E), point = point_out(ep) }, nodes = r.nodes }
+    if r.found then
+      out.status = "found"
+      out.path = list_out(r.path)
+      out.cost = fl(r.cost)
+    else
+      out.status = "no_path"
+      out.reason = r.reason
+      out.partial = list_out(r.partial)
+    end
+    return out
+  end
+
   OPS["query.find_path"] = function(args) -- QRY-060 .. QRY-069
     local m = the_mesh(args)
     local a = args.map
@@ -166,19 +182,7 @@ return function(OPS, session)
     if not S then fail("out_of_range", "start", xyz_text(s)) end
     local E, ep = Q.nearest(ctx, e, ext, f)
     if not E then fail("out_of_range", "end", xyz_text(e)) end
-    local r = Q.search(ctx, S, sp, E, ep, f, max_nodes, max_path)
-    local out = { start = { poly = poly_out(S), point = point_out(sp) },
-                  ["end"] = { poly = poly_out(E), point = point_out(ep) }, nodes = r.nodes }
-    if r.found then
-      out.status = "found"
-      out.path = list_out(r.path)
-      out.cost = fl(r.cost)
-    else
-      out.status = "no_path"
-      out.reason = r.reason
-      out.partial = list_out(r.partial)
-    end
-    return out
+    return path_answer(S, sp, E, ep, Q.search(ctx, S, sp, E, ep, f, max_nodes, max_path))
   end
 
   OPS["query.find_path_from"] = function(args) -- QRY-074
@@ -204,19 +208,7 @@ return function(OPS, session)
     end
     local S = given(rs, "start_poly")
     local E = given(re, "end_poly")
-    local r = Q.search(ctx, S, sp, E, ep, f, max_nodes, max_path)
-    local out = { start = { poly = poly_out(S), point = point_out(sp) },
-                  ["end"] = { poly = poly_out(E), point = point_out(ep) }, nodes = r.nodes }
-    if r.found then
-      out.status = "found"
-      out.path = list_out(r.path)
-      out.cost = fl(r.cost)
-    else
-      out.status = "no_path"
-      out.reason = r.reason
-      out.partial = list_out(r.partial)
-    end
-    return out
+    return path_answer(S, sp, E, ep, Q.search(ctx, S, sp, E, ep, f, max_nodes, max_path))
   end
 
   OPS["query.straight_path"] = function(args) -- QRY-080 .. QRY-085

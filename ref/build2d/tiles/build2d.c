@@ -15,7 +15,7 @@
 #include "build2d/tiles/slice2d.h"
 #include "onepath_build2d.h"
 #include "math/opmath.h"
-#include "navmesh/offmesh_defs.h"
+#include "navmesh/offmesh_slots.h"
 
 #define TWO21 2097152.0
 

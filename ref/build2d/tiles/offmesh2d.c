@@ -1,13 +1,13 @@
 /*
 ** offmesh2d.c -- off-mesh link definitions of a 2D build (spec/build2d-tiles.md section 9):
 ** the tile each definition's start lies in (T2D-092) and the slots it gives that tile
-** (T2D-093, by navmesh/offmesh_defs.c's POLY-244). The checks (T2D-091) are
-** navmesh/offmesh_defs.c's too; build2d.c calls both.
+** (T2D-093, by navmesh/offmesh_slots.c's POLY-244). The checks (T2D-091) are
+** navmesh/offmesh_slots.c's too; build2d.c calls both.
 */
 #include <stdlib.h>
 
 #include "build2d/tiles/slice2d.h"
-#include "navmesh/offmesh_defs.h"
+#include "navmesh/offmesh_slots.h"
 
 /* T2D-051: x0 of column c (z0 of row c) on one axis, as FMT-005 computes it. */
 static double line_of(double o, int64_t c, double W) { return o + (double)c * W; }

@@ -2,7 +2,7 @@
 ** offmesh_defs.c -- off-mesh link definitions given with a 3D build (spec/build3d-polys.md
 ** section 5.2.1, POLY-240 .. POLY-245): the column each start lies in, the layer of a
 ** layer-first column, and which definitions a tile receives; the validation (POLY-241) and
-** the slots themselves (POLY-244) are navmesh/offmesh_defs.c's, shared with the 2D builder.
+** the slots themselves (POLY-244) are navmesh/offmesh_slots.c's, shared with the 2D builder.
 */
 #include <math.h>
 #include <stdio.h>
@@ -12,11 +12,11 @@
 #include "build3d/pipeline/pipeline_internal.h"
 #include "core/alloc.h"
 #include "core/internal.h"
-#include "navmesh/offmesh_defs.h"
+#include "navmesh/offmesh_slots.h"
 
 /* POLY-241: the count, then each definition completely, i ascending. */
 op_status opl_offmesh_check(const opl_ctx *c, op_error *err) {
-  return opt_om_check(c->offmesh, c->noffmesh, err); /* navmesh/offmesh_defs.c */
+  return opt_om_check(c->offmesh, c->noffmesh, err); /* navmesh/offmesh_slots.c */
 }
 
 /* FMT-005: the extent of column t on one axis (o the tiling origin's coordinate). */

@@ -1,5 +1,5 @@
 /*
-** offmesh_defs.c -- off-mesh link definitions given with a build (spec/build3d-polys.md
+** offmesh_slots.c -- off-mesh link definitions given with a build (spec/build3d-polys.md
 ** POLY-241, POLY-244; spec/build2d-tiles.md T2D-091, T2D-093): the checks of a definition
 ** list and the slots (FMT-027) a built tile receives. Shared by the 3D pipeline
 ** (build3d/pipeline/offmesh_defs.c, which chooses the column and layer) and the 2D builder
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "core/internal.h"
-#include "navmesh/offmesh_defs.h"
+#include "navmesh/offmesh_slots.h"
 
 #define OM_COORD_MAX 2097152.0 /* 2^21 */
 

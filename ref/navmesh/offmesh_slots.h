@@ -1,11 +1,11 @@
 /*
-** offmesh_defs.h -- off-mesh link definitions given with a build, the part both builders share
+** offmesh_slots.h -- off-mesh link definitions given with a build, the part both builders share
 ** (spec/build3d-polys.md POLY-241 and POLY-244; spec/build2d-tiles.md T2D-091, T2D-093): the
 ** validation of a definition list and a built tile remade with the slots of some definitions.
 ** Which tile a definition goes to is each builder's own (POLY-242, POLY-243; T2D-092).
 */
-#ifndef OPT_OFFMESH_DEFS_H
-#define OPT_OFFMESH_DEFS_H
+#ifndef OPT_OFFMESH_SLOTS_H
+#define OPT_OFFMESH_SLOTS_H
 
 #include "onepath.h"
 #include "core/alloc.h"
