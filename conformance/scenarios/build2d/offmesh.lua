@@ -12,7 +12,9 @@
 -- so 4 slots stored; the tiles' polygons are those of the build without definitions, and a
 -- find path from A to B crosses definition 0 (disconnected without it). Then the checks and
 -- their order: settings before definitions, definitions (POLY-241) before the region, the
--- start height bound at the tile (out_of_range offmesh[i].start.y), and the same in
+-- start height bound at the tile (out_of_range offmesh[i].start.y, on the binary32 value), a
+-- start on a line whose greater-index tile is not built (dropped), the forms before the
+-- values, POLY-244's fW limit reached (a case from the port review), and the same in
 -- build2d.tilemap.
 local S = { preset = "Large", cell_size = 1, tile_cells = 4, snap_bits = 0, agent_radius = 0 }
 local A = { { 0, 0 }, { 4, 0 }, { 4, 4 }, { 0, 4 } }
@@ -106,5 +108,30 @@ return {
     t:check(hi.offmesh == 1, "start y 16384: stored")
     err({ offmesh = { DEFS[4], link({ 1, 16385, 1 }, { 2, 0, 2 }) } }, "out_of_range", "offmesh[1].start.y", "16385")
     err({ outlines = { A }, offmesh = { link({ 1, -16385, 1 }, { 2, 0, 2 }) } }, "out_of_range", "offmesh[0].start.y", "-16385")
+    -- the bound is tested on the slot's binary32 y: 16384 + 2^-10 rounds to 16384 (a tie, to
+    -- even) and is stored
+    local hb = t:call("build2d.outlines", { settings = S, outlines = { A },
+                                            offmesh = { link({ 1, 16384 + 2 ^ -10, 1 }, { 2, 0, 2 }) } })
+    t:check(hb.offmesh == 1, "start y 16384 + 2^-10: binary32 16384, stored")
+    -- a start on the line z = 4 lies in row 1, which is not built: dropped, although row 0 is
+    local zl = t:call("build2d.outlines", { settings = S, outlines = { A }, offmesh = { link({ 2, 0, 4 }, { 2, 0, 3 }) } })
+    t:check(zl.offmesh == 0, "a start on z = 4 (row 1 not built): dropped")
+    -- forms before values: a bad offmesh member is named before the settings' value error
+    err({ settings = bad, offmesh = { link({ 1, 0, 1 }, { 2, 0, 2 }, { area = 256 }) } }, "argument", "offmesh[0].area")
+    -- POLY-244's fW limit reached (from the port review, docs/reviews/2026-12-03-...): cell
+    -- 1.6e-05, one cell per tile, origin x -1048576.000016035, so x0 of tile 1 lies below -2^20
+    -- and x1 above it; a start one binary64 step below x1 (x1 - 2^-33) rounds, as a local
+    -- x, above fW and is set to fW; without the limit NavTile.Create refuses the slot (FMT-010)
+    local cs, o = 1.6e-05, -1048576.000016035
+    local SC = { preset = "Large", cell_size = cs, tile_cells = 1, snap_bits = nil, agent_radius = 0,
+                 origin = { o, 0.0 }, floor_y = 0.0 }
+    local u = 2.0 ^ -16
+    local x0, x1 = o + cs, o + 2 * cs
+    local cap = t:call("build2d.outlines", { settings = SC,
+      outlines = { { { -2.0 ^ 20, 0 }, { -2.0 ^ 20 + u, 0 }, { -2.0 ^ 20 + u, u }, { -2.0 ^ 20, u } } },
+      offmesh = { link({ x1 - 2 ^ -33, 0, cs / 2 }, { x0, 0, 0 }), link({ x0, 0, cs - 2 ^ -68 }, { 0, 0, 0 }),
+                  link({ x1, 0, 0 }, { 0, 0, 0 }) } })
+    t:check(cap.offmesh == 2 and #cap.tiles == 1 and cap.tiles[1].x == 1, "fW limit: 2 slots in tile (1, 0), x1 itself dropped")
+    t:checkpoint("fW limit", "tile", t:call("tile.save", { tile = cap.tiles[1].handle }).bytes)
   end,
 }

@@ -141,6 +141,25 @@ return {
     r = t:call("corridor.move_over_offmesh", { corridor = c7, mesh = mt, radius = 1 })
     t:check(r.status == "no_link", "after Reset: one polygon, no_link")
 
+    -- two slots from polygon 4 to polygon 5: the head link is the first connection (slot 0,
+    -- starting at (1.25, 1.5)), not the nearest (slot 1, starting at the position itself)
+    local two = Q.grid(0, 0, 0, 0, 4, GAP)
+    two.offmesh = { { start = { 1.25, 0, 1.5 }, ["end"] = { 3.25, 0, 1.5 }, radius = 0.25, flags = 1,
+                      area = 0, bidirectional = false, user_id = 20 },
+                    { start = { 1.75, 0, 1.5 }, ["end"] = { 3.75, 0, 1.5 }, radius = 0.25, flags = 1,
+                      area = 0, bidirectional = false, user_id = 21 } }
+    local m2s = t:call("mesh.create", { tiling = Q.TILING, walkable_climb = 0.5, max_tiles = 4 }).handle
+    t:call("mesh.add_tile", { mesh = m2s, tile = t:call("tile.create", two).handle })
+    local function tref(k) return t:call("mesh.poly_ref", { mesh = m2s, x = 0, z = 0, layer = 0, poly = k }).ref end
+    local c8 = t:call("corridor.create", {}).handle
+    t:call("corridor.set", { corridor = c8, mesh = m2s, start = { 1.75, 0, 1.5 }, ["end"] = { 3.75, 0, 1.5 },
+                             path = { tref(4), tref(5) } })
+    r = t:call("corridor.move_over_offmesh", { corridor = c8, mesh = m2s, radius = 0 })
+    t:check(r.status == "too_far", "at slot 1's start, radius 0: too_far, since the head link is slot 0's")
+    r = t:call("corridor.move_over_offmesh", { corridor = c8, mesh = m2s, radius = 0.5 })
+    t:check(r.status == "crossed" and r.link.user_id == 20 and r.link.start[1] == 1.25 and
+            r.position[1] == 3.25, "radius 0.5: crossed by slot 0, to (3.25, 1.5)")
+
     -- a stale head: the tile removed and added again (generation 2)
     local old = ref(m, 5)
     t:call("mesh.remove_tile", { mesh = m, x = 0, z = 0, layer = 0 })

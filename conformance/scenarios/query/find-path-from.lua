@@ -70,6 +70,9 @@ return {
                    { kind = "argument", field = "end_poly", value = r33 })
     t:expect_error("query.find_path_from", args(r33, r00, { filter = { include = 1 } }),
                    { kind = "argument", field = "start_poly", value = r33 })
+    -- start_poly completely (resolved, then filtered) before end_poly is resolved
+    t:expect_error("query.find_path_from", args(r33, "0000000000000000", { filter = { include = 1 } }),
+                   { kind = "argument", field = "start_poly", value = r33 })
     -- positions, filter and max_path before the polygons; max_nodes before everything (QRY-091)
     t:expect_error("query.find_path_from", args(empty, r33, { start = { 0 / 0, 0, 0 } }),
                    { kind = "out_of_range", field = "start[0]" })
