@@ -88,9 +88,12 @@ op_status op_corridor_move_over_offmesh(op_corridor *c, op_query *q, double radi
   opq_begin(q);
   opq_poly P0, P1;
   if ((st = opq_poly_get_q(q, c->polys[0].ref, "path[0]", &P0, err))) return st;
-  if (c->n >= 2 && (st = opq_poly_get_q(q, c->polys[1].ref, "path[1]", &P1, err))) return st;
-  int32_t k = c->n >= 2 ? head_link(q, &P0, P1.ref, &st, err) : -1;
-  if (st) return st;
+  int32_t k = -1; /* a list of one polygon has no head step */
+  if (c->n >= 2) {
+    if ((st = opq_poly_get_q(q, c->polys[1].ref, "path[1]", &P1, err))) return st;
+    k = head_link(q, &P0, P1.ref, &st, err);
+    if (st) return st;
+  }
   if (k < 0) { /* rule 1 */
     *status = OP_OFFMESH_NO_LINK;
     return OP_OK;
