@@ -109,6 +109,15 @@ return {
     E("corridor.optimize_visibility", with({ next = { 0, 0, 0 }, range = 1, filter = { costs = costs }, max_visited = 0 }),
       "out_of_range", "filter.costs[2]", "-1")
     E("corridor.optimize_visibility", with({ next = { 0, 0, 0 }, range = 1, max_visited = 0 }), "out_of_range", "max_visited", "0")
+    -- max_visited is checked before the ray: also when next is the position (no ray is cast),
+    -- and 1 and 65536 are accepted (QCR-240)
+    local here = t:call("corridor.state", { corridor = c }).position
+    E("corridor.optimize_visibility", with({ next = here, range = 1, max_visited = 0 }), "out_of_range", "max_visited", "0")
+    E("corridor.optimize_visibility", with({ next = here, range = 1, max_visited = 65537 }), "out_of_range", "max_visited", "65537")
+    for _, mv in ipairs({ 1, 65536 }) do
+      local ov = t:call("corridor.optimize_visibility", with({ next = here, range = 1, max_visited = mv }))
+      t:check(ov.spliced == false, "optimize_visibility with max_visited " .. mv .. " and next at the position: accepted, nothing spliced")
+    end
     E("corridor.optimize_visibility", with({ next = { 0, 0, 0 }, range = 1, filter = f_no }), "argument", "path[0]", r[1])
     E("corridor.optimize_visibility", with({ next = { 0, 0, 0 }, range = "1" }), "argument", "range", "")
     -- topology (QCR-241): filter, head, tail
