@@ -231,22 +231,32 @@ static void w_end(opj_w *res, const char *key, const op_query_poly *p, const dou
 
 static void w_path(opj_w *res, const op_query_path *p);
 
+/* The arguments after the endpoints of query.find_path and query.find_path_from, in QRY-091's
+** order: filter, max_nodes, max_path; then the query object (max_nodes checked as it is made,
+** QRY-060). */
+static op_status path_tail(op_mesh *m, const opj *args, op_query_filter *f, uint32_t *maxp,
+                           op_query **q, op_error *err) {
+  int given;
+  uint32_t nodes = 0;
+  op_status st = get_filter(args, f, &given, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_nodes", OP_QUERY_DEFAULT_NODES, &nodes, err);
+  if (!st) st = opd_q_get_opt_u32(args, "max_path", OP_QUERY_DEFAULT_PATH, maxp, err);
+  if (!st) st = new_query(m, nodes, q, err);
+  return st;
+}
+
 /* query.find_path {mesh, start, end, filter?, max_nodes?, max_path?} */
 static op_status op_find_path(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   op_mesh *m;
   double a[3], b[3];
   op_query_filter f;
-  int given;
-  uint32_t nodes = 0, maxp = 0;
+  uint32_t maxp = 0;
   /* QRY-091: max_nodes is checked as the query object is made (QRY-060), before QRY-061 */
   op_status st = opd_q_get_mesh(s, args, &m, err);
   if (!st) st = opd_q_get_point(args, "start", a, err);
   if (!st) st = opd_q_get_point(args, "end", b, err);
-  if (!st) st = get_filter(args, &f, &given, err);
-  if (!st) st = opd_q_get_opt_u32(args, "max_nodes", OP_QUERY_DEFAULT_NODES, &nodes, err);
-  if (!st) st = opd_q_get_opt_u32(args, "max_path", OP_QUERY_DEFAULT_PATH, &maxp, err);
   op_query *q = NULL;
-  if (!st) st = new_query(m, nodes, &q, err);
+  if (!st) st = path_tail(m, args, &f, &maxp, &q, err);
   op_query_path p;
   if (!st) st = op_query_find_path(q, a, b, &f, maxp, &p, err);
   if (!st) w_path(res, &p);
@@ -261,18 +271,14 @@ static op_status op_find_path_from(opd_session *s, const opj *args, opj_w *res, 
   double a[3], b[3];
   op_ref ra = 0, rb = 0;
   op_query_filter f;
-  int given;
-  uint32_t nodes = 0, maxp = 0;
+  uint32_t maxp = 0;
   op_status st = opd_q_get_mesh(s, args, &m, err);
   if (!st) st = get_ref_v(opj_get(args, "start_poly"), "start_poly", &ra, err);
   if (!st) st = opd_q_get_point(args, "start", a, err);
   if (!st) st = get_ref_v(opj_get(args, "end_poly"), "end_poly", &rb, err);
   if (!st) st = opd_q_get_point(args, "end", b, err);
-  if (!st) st = get_filter(args, &f, &given, err);
-  if (!st) st = opd_q_get_opt_u32(args, "max_nodes", OP_QUERY_DEFAULT_NODES, &nodes, err);
-  if (!st) st = opd_q_get_opt_u32(args, "max_path", OP_QUERY_DEFAULT_PATH, &maxp, err);
   op_query *q = NULL;
-  if (!st) st = new_query(m, nodes, &q, err);
+  if (!st) st = path_tail(m, args, &f, &maxp, &q, err);
   op_query_path p;
   if (!st) st = op_query_find_path_from(q, ra, a, rb, b, &f, maxp, &p, err);
   if (!st) w_path(res, &p);
