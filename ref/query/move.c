@@ -78,6 +78,7 @@ static int expand(msearch *m, const opq_poly *P, int32_t i) {
       neighbour(m, P, lk, i);
     }
     if (open) continue;
+    /* QSF-114: a wall edge; a strictly smaller plane distance wins, so the earlier stays */
     double a[3], b[3], c[3];
     opq_vert(P, j, a);
     opq_vert(P, (j + 1) % P->n, b);
