@@ -14,7 +14,7 @@ local function id(x, z, l, p) return { x, z, l, p } end
 
 return {
   title = "Query edge cases: ties, start = end, equal-cost routes, node and path caps, islands",
-  clauses = { "QRY-002", "QRY-022", "QRY-023", "QRY-024", "QRY-031", "QRY-032", "QRY-041",
+  clauses = { "QRY-002", "QRY-011", "QRY-012", "QRY-022", "QRY-023", "QRY-024", "QRY-031", "QRY-032", "QRY-041",
               "QRY-042", "QRY-044", "QRY-045", "QRY-046", "QRY-050", "QRY-051", "QRY-052",
               "QRY-061", "QRY-064", "QRY-065", "QRY-066", "QRY-067", "QRY-068", "QRY-069",
               "QRY-082", "QRY-083", "QRY-084", "QRY-085", "QRY-090" },
@@ -201,6 +201,24 @@ return {
     t:check(c.over and c.point[1] == -1e-130 and c.point[3] == 0.5, "a coordinate below 2^-400 is 0 for signs")
     c = t:call("query.closest_point", { mesh = m, poly = p00, pos = { -1e-100, 0, 0.5 } })
     t:check(not c.over and c.point[1] == 0, "-1e-100 is outside")
+    -- QRY-011, QRY-012: the sign is that of the exact D, not of its binary64 evaluation. On a
+    -- triangle (0, 0), (3, 1), (0, 2), the point (0.30000000000000004, 0.1) has the exact D =
+    -- 3·0.1 - 0.30000000000000004 = -2^-55 for the edge from (0, 0) to (3, 1): right of it,
+    -- outside. Evaluated in binary64, 3·0.1 rounds (a tie, to even) to 0.30000000000000004 and
+    -- D is 0: on the edge, inside the closed triangle. The point (0.29999999999999999, 0.1) has
+    -- the exact D = 2^-55 and the binary64 D = 2^-54: inside in both.
+    local mt = new_mesh()
+    add(mt, { x = 0, z = 0, layer = 0, tiling = Q.TILING, origin_y = 0,
+              verts = { { 0, 0, 0 }, { 3, 0, 1 }, { 0, 0, 2 } },
+              polys = { { verts = { 0, 1, 2 }, neis = { 0, 0, 0 }, area = 0, flags = 1 } } })
+    local tri = t:call("mesh.poly_ref", { mesh = mt, x = 0, z = 0, layer = 0, poly = 0 }).ref
+    c = t:call("query.closest_point", { mesh = mt, poly = tri, pos = { 0.30000000000000004, 0, 0.1 } })
+    t:check(not c.over, "exact orientation: (0.30000000000000004, 0.1) is right of the edge (0, 0)-(3, 1)")
+    h = t:call("query.poly_height", { mesh = mt, poly = tri, x = 0.30000000000000004, z = 0.1 })
+    t:check(not h.inside, "exact orientation: no height outside the triangle")
+    c = t:call("query.closest_point", { mesh = mt, poly = tri, pos = { 0.29999999999999999, 0, 0.1 } })
+    t:check(c.over and c.point[1] == 0.29999999999999999 and c.point[3] == 0.1,
+            "exact orientation: (0.29999999999999999, 0.1) is inside")
     c = t:call("query.closest_point_boundary", { mesh = m, poly = q0, pos = { 4.5, 0, 0.4 } })
     t:check(c.point[1] == 4.5 and c.point[3] == 0, "boundary: the bottom edge, nearest")
     c = t:call("query.closest_point_boundary", { mesh = m, poly = q0, pos = { 4.5, 0, 0.5 } })
