@@ -359,6 +359,17 @@ function M.pairs_scenario(name, title, build, npairs, batch, nreorder)
         end
       end
       t:check(same, name .. ": the same answers with the tiles added in reverse order and a pool of 65536 (QRY-023, QRY-067)")
+      -- QRY-050 .. QRY-052: a box over the whole mesh (every tile a candidate) gives the
+      -- answer of the small box at the same centre: a sampled point lies on its polygon
+      -- (distance 0), every polygon at distance 0 is in both boxes, and ties go to the least id
+      if asked[1] then
+        local small = t:call("query.nearest_poly", { mesh = r.mesh, center = asked[1].a,
+                                                     half_extents = { 1, 2, 1 } })
+        local big = t:call("query.nearest_poly", { mesh = r.mesh, center = asked[1].a,
+                                                   half_extents = { 65536, 65536, 65536 } })
+        t:check(small.found and big.found and idstr(big.poly) == idstr(small.poly) and
+                same_pt(big.point, small.point), name .. ": a box over the whole mesh, the same nearest polygon")
+      end
     end,
   }
 end
