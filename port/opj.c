@@ -218,6 +218,11 @@ static const char *parse_string(parser *p, size_t *outlen) {
   size_t n = 0;
   while (p->s[p->pos] != '"') {
     unsigned char c = (unsigned char)p->s[p->pos];
+    if (c >= 0x20 && c < 0x80 && c != '\\') { /* plain ASCII, the usual byte (hex strings) */
+      o[n++] = (char)c;
+      p->pos++;
+      continue;
+    }
     if (c < 0x20) return fail(p, 0, "control character in string");
     if (c != '\\') {
       size_t k = utf8_seq((const unsigned char *)p->s + p->pos, p->len - p->pos);
