@@ -142,6 +142,26 @@ local function budget(t)
   t:expect_error("build3d.soup", { settings = s, soup = soup, tile_range = range(0, 0, 0, 1000),
                                    limits = { max_build_cells = 266239 } },
                  { kind = "limit", field = "limits.max_build_cells", value = "266240" })
+  -- POLY-229's clipping seen through the budget, at 64^2 = 4096 cells a position: x1 = 62
+  -- (ntx - 2) keeps 63 columns and z1 = 63 (ntz - 2) 64 rows, each within a limit of exactly
+  -- that many positions; one more column or row is over it; a range past the grid in x or
+  -- in z counts no position, so a limit below one position's cells lets it pass
+  local cells = 64 * 64
+  local function within(r, limit, tag)
+    local q = t:call("build3d.soup", { settings = s, soup = soup, tile_range = r,
+                                       limits = { max_build_cells = limit } })
+    t:check(q.built == 0 and #q.tiles == 0, "budget: " .. tag)
+  end
+  within(range(0, 62, 0, 0), 63 * cells, "63 columns within 63 positions")
+  t:expect_error("build3d.soup", { settings = s, soup = soup, tile_range = range(0, 63, 0, 0),
+                                   limits = { max_build_cells = 63 * cells } },
+                 { kind = "limit", field = "limits.max_build_cells", value = tostring(64 * cells) })
+  within(range(0, 0, 0, 63), 64 * cells, "64 rows within 64 positions")
+  t:expect_error("build3d.soup", { settings = s, soup = soup, tile_range = range(0, 0, 0, 64),
+                                   limits = { max_build_cells = 64 * cells } },
+                 { kind = "limit", field = "limits.max_build_cells", value = tostring(65 * cells) })
+  within(range(64, 70, 0, 0), cells - 1, "past the grid in x, no position")
+  within(range(0, 0, 65, 70), cells - 1, "past the grid in z, no position")
 end
 
 -- POLY-242: definitions whose column lies outside the range are dropped.
