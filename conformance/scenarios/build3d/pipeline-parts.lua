@@ -162,6 +162,12 @@ local function budget(t)
                  { kind = "limit", field = "limits.max_build_cells", value = tostring(65 * cells) })
   within(range(64, 70, 0, 0), cells - 1, "past the grid in x, no position")
   within(range(0, 0, 65, 70), cells - 1, "past the grid in z, no position")
+  -- POLY-222 at its boundary: a grid of exactly 2^22 = 2048 x 2048 tiles is within the
+  -- format's slots, so the first refusal is the budget's (SPAN-204); one more row is not
+  t:expect_error("build3d.soup", { settings = s, soup = wall(t, 2048 * 56, 2048 * 56) },
+                 { kind = "limit", field = "limits.max_tiles", value = "4194304" })
+  t:expect_error("build3d.soup", { settings = s, soup = wall(t, 2048 * 56, 2048 * 56 + 1) },
+                 { kind = "limit", field = "tile_cells", value = "56" })
 end
 
 -- POLY-242: definitions whose column lies outside the range are dropped.
