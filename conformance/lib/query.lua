@@ -360,8 +360,9 @@ function M.pairs_scenario(name, title, build, npairs, batch, nreorder)
       end
       t:check(same, name .. ": the same answers with the tiles added in reverse order and a pool of 65536 (QRY-023, QRY-067)")
       -- QRY-050 .. QRY-052: a box over the whole mesh (every tile a candidate) gives the
-      -- answer of the small box at the same centre: a sampled point lies on its polygon
-      -- (distance 0), every polygon at distance 0 is in both boxes, and ties go to the least id
+      -- answer of the small box at the same centre: the centre is a point nearest_poly gave,
+      -- so its polygon is at distance 0 (or a rounding of it), every polygon that near lies in
+      -- both boxes (QRY-051), and ties go to the least id (QRY-052)
       if asked[1] then
         local small = t:call("query.nearest_poly", { mesh = r.mesh, center = asked[1].a,
                                                      half_extents = { 1, 2, 1 } })

@@ -229,7 +229,7 @@ end
 return {
   title = "Part builds through the protocol: parts equal the whole, merged; clipping, budget, errors",
   clauses = { "POLY-229", "POLY-235", "POLY-223", "POLY-224", "POLY-233", "POLY-242",
-              "SPAN-202", "MESH-040" },
+              "SPAN-202", "SPAN-204", "POLY-222", "MESH-040" },
   run = function(t)
     for _, lv in ipairs(LEVELS) do
       for _, part in ipairs({ "watershed", "layers" }) do
