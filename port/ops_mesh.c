@@ -281,6 +281,40 @@ static op_status load_new(opd_session *s, const opj *args, opj_w *res, op_error 
   return OP_OK;
 }
 
+/* mesh.snapshot_params {bytes} (SNAP-025) -> {tiling, walkable_climb, max_tiles}: the
+** snapshot's parameters in the shape mesh.create takes; nothing after them is read. */
+static op_status op_snap_params(opd_session *s, const opj *args, opj_w *res, op_error *err) {
+  (void)s;
+  uint8_t *data = NULL;
+  size_t len = 0;
+  if (opj_hexbytes(opj_get(args, "bytes"), &data, &len))
+    return opd_arg_error(err, "bytes", "must be a string of hex digit pairs");
+  op_mesh_params p;
+  op_status st = op_mesh_snapshot_params(data, len, &p, err);
+  free(data);
+  if (st) return st;
+  opj_w_key(res, "tiling");
+  opj_w_obj_begin(res);
+  opj_w_key(res, "origin");
+  opj_w_arr_begin(res);
+  for (int k = 0; k < 3; k++) opj_w_double(res, p.tiling.origin[k]);
+  opj_w_arr_end(res);
+  opj_w_key(res, "cell_size");
+  opj_w_double(res, p.tiling.cell_size);
+  opj_w_key(res, "cell_height");
+  opj_w_double(res, p.tiling.cell_height);
+  opj_w_key(res, "tile_cells");
+  opj_w_int(res, p.tiling.tile_cells);
+  opj_w_key(res, "max_verts_per_poly");
+  opj_w_int(res, p.tiling.max_verts_per_poly);
+  opj_w_obj_end(res);
+  opj_w_key(res, "walkable_climb");
+  opj_w_double(res, p.walkable_climb);
+  opj_w_key(res, "max_tiles");
+  opj_w_int(res, p.max_tiles);
+  return OP_OK;
+}
+
 static op_status op_load(opd_session *s, const opj *args, opj_w *res, op_error *err) {
   return load_new(s, args, res, err, 0);
 }
@@ -303,5 +337,6 @@ const opd_op opd_ops_mesh[] = {
     {"mesh.snapshot_load", op_snap_load},
     {"mesh.load", op_load},
     {"mesh.snapshot_open", op_snap_open},
+    {"mesh.snapshot_params", op_snap_params},
     {NULL, NULL},
 };

@@ -1,4 +1,5 @@
 -- Protocol ops of spec/navmesh-mesh.md section 7 (MESH-050) and the snapshot ops.
+local json = require("json")
 local P = require("proto")
 local mesh = require("mesh")
 local fail = P.fail
@@ -106,6 +107,15 @@ return function(OPS, session)
     local s = P.as_bytes(args.map.bytes)
     if s == nil then fail("argument", "bytes", "") end
     return { handle = session:add("mesh", mesh.load(s)) }
+  end
+  OPS["mesh.snapshot_params"] = function(args) -- SNAP-025
+    local s = P.as_bytes(args.map.bytes)
+    if s == nil then fail("argument", "bytes", "") end
+    local p = mesh.snapshot_params(s)
+    return { tiling = { origin = json.array({ p.origin[1], p.origin[2], p.origin[3] }), cell_size = p.cell_size,
+                        cell_height = p.cell_height, tile_cells = p.tile_cells,
+                        max_verts_per_poly = p.mvp },
+             walkable_climb = p.climb, max_tiles = p.max_tiles }
   end
   OPS["mesh.snapshot_open"] = function(args) -- SNAP-026
     local s = P.as_bytes(args.map.bytes)

@@ -127,9 +127,32 @@ return {
     bad(snap, "magic", "4f50534e")
     t:expect_error("mesh.load", { bytes = "zz" }, { kind = "argument", field = "bytes", value = "" })
 
-    -- 5. corrupted snapshots (SNAP-025, SNAP-026)
+    -- 5. corrupted snapshots (SNAP-025, SNAP-026). SnapshotParams (SNAP-025) gives the same
+    --    error for the first 68 bytes (magic, version, params) and reads nothing after them,
+    --    so a snapshot broken later still gives its parameters.
+    local function same_params(q, p, what)
+      local ok = #q.tiling.origin == 3 and q.walkable_climb == p.walkable_climb and q.max_tiles == p.max_tiles
+      for k = 1, 3 do ok = ok and q.tiling.origin[k] == p.tiling.origin[k] end
+      for _, f in ipairs({ "cell_size", "cell_height", "tile_cells", "max_verts_per_poly" }) do
+        ok = ok and q.tiling[f] == p.tiling[f]
+      end
+      t:check(ok, what)
+    end
+    same_params(t:call("mesh.snapshot_params", { bytes = snap }), P, "SnapshotParams of the busy mesh: its parameters")
+    same_params(t:call("mesh.snapshot_params", { bytes = snap:sub(1, 2 * 68) }), P,
+                "SnapshotParams of the first 68 bytes alone: the same")
+    local e_snap = t:call("mesh.snapshot_save", { mesh = e }).bytes
+    same_params(t:call("mesh.snapshot_params", { bytes = e_snap }), { tiling = { origin = { -8, 2.5, 16 },
+      cell_size = 0.25, cell_height = 0.125, tile_cells = 16, max_verts_per_poly = 3 }, walkable_climb = 0,
+      max_tiles = 1 }, "SnapshotParams of the empty mesh: its other parameters")
+    t:expect_error("mesh.snapshot_params", { bytes = snap:sub(1, 2 * 67) }, { kind = "format", field = "params", value = "67" })
     local function bads(bytes, field, value)
       t:expect_error("mesh.snapshot_open", { bytes = bytes }, { kind = "format", field = field, value = value })
+      if field == "magic" or field == "version" or field:sub(1, 6) == "params" then
+        t:expect_error("mesh.snapshot_params", { bytes = bytes }, { kind = "format", field = field, value = value })
+      else
+        same_params(t:call("mesh.snapshot_params", { bytes = bytes }), P, "SnapshotParams ignores " .. field)
+      end
     end
     bads("", "magic", "0")
     bads(saved, "magic", "4f504d53")
@@ -145,6 +168,7 @@ return {
     bads(put(snap, 68, "02") .. "54434143" .. "01000000" .. "0000000000000000", "sections[1].tag",
          tostring(0x43414354))
     t:expect_error("mesh.snapshot_open", { bytes = "0" }, { kind = "argument", field = "bytes", value = "" })
+    t:expect_error("mesh.snapshot_params", { bytes = "0" }, { kind = "argument", field = "bytes", value = "" })
     -- the good bytes still load
     t:check(t:call("mesh.save", { mesh = t:call("mesh.load", { bytes = saved }).handle }).bytes == saved, "still loads")
   end,
