@@ -83,6 +83,33 @@ OPT_TEST(budget_before_work, "SPAN-204") {
   OPT_CHECK(strcmp(e.field, "limits.max_tile_grid_cells") == 0 && calls == 0 && c == NULL);
 }
 
+/* SPAN-200 through the C wrappers no request reaches: op_pipeline_build_soup_limited takes
+** the host's budget (a budget one tile short refuses a 4-tile build naming max_tiles), and
+** a cached build refuses any budget (RT-016: it has no limits argument). */
+OPT_TEST(budget_c_wrappers, "SPAN-200, RT-016") {
+  op_settings s = fx_humanoid(OP_PARTITION_MONOTONE);
+  s.tile_cells = 16;
+  double w = 16 * s.cell_size * 2;
+  double v[12] = {0, 0, 0, 0, 0, w, w, 0, w, w, 0, 0};
+  uint32_t t[6] = {0, 1, 2, 0, 2, 3};
+  op_soup soup = {4, v, 2, t};
+  op_build_limits lim = {0, 3, 0};
+  op_pipeline_result r;
+  op_error e;
+  memset(&e, 0, sizeof e);
+  OPT_CHECK(op_pipeline_build_soup_limited(&s, &soup, &lim, NULL, &r, &e) == OP_E_LIMIT);
+  OPT_CHECK(strcmp(e.field, "limits.max_tiles") == 0 && strcmp(e.value, "4") == 0);
+  lim.max_tiles = 4;
+  OPT_CHECK(op_pipeline_build_soup_limited(&s, &soup, &lim, NULL, &r, &e) == OP_OK);
+  op_pipeline_result_free(&r);
+  op_pipeline_options o;
+  memset(&o, 0, sizeof o);
+  o.limits = &lim;
+  op_tilecache *c = NULL;
+  OPT_CHECK(op_pipeline_build_soup_cached_opt(&s, &soup, &o, NULL, &r, &c, &e) == OP_E_ARGUMENT);
+  OPT_CHECK(strcmp(e.field, "limits") == 0 && c == NULL);
+}
+
 /* T2D-082: 3 x 3 tiles at max_tiles 9 pass, at 8 fail before the arrangement. */
 OPT_TEST(budget_2d, "T2D-082") {
   op_settings2d s;
@@ -140,6 +167,7 @@ OPT_MAIN_BEGIN
 OPT_RUN(budget_defaults);
 OPT_RUN(budget_at_and_above);
 OPT_RUN(budget_before_work);
+OPT_RUN(budget_c_wrappers);
 OPT_RUN(budget_2d);
 OPT_RUN(watershed_work_linear);
 OPT_MAIN_END
